@@ -1,0 +1,17 @@
+// Registry descriptors of the policies, one per file in this folder.
+#pragma once
+
+#include "firmware/policy.h"
+
+namespace drivevp {
+
+PolicyInfo describe_fcfs();
+PolicyInfo describe_sstf();
+PolicyInfo describe_scan();
+PolicyInfo describe_look();
+PolicyInfo describe_cscan();
+PolicyInfo describe_clook();
+PolicyInfo describe_sptf();
+PolicyInfo describe_aged_sptf();
+
+}  // namespace drivevp

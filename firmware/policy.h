@@ -1,0 +1,116 @@
+// The scheduling-policy interface of the firmware. Plain C++: no SystemC include, so that the
+// same policies could be built for a controller and are unit-tested alone (ARCHITECTURE.md).
+//
+// A policy owns the queue of commands the firmware has accepted. Each time the media is free the
+// controller asks it for a Decision. Policies that plan batches or whole rounds (N-step SCAN,
+// FSCAN, the mixed-media round schedulers of paper 003, WRR-SCAN of paper 004) keep their plan
+// internally and hand it out one command at a time; they may also ask the controller to move the
+// arm without a transfer (SCAN's sweep to the edge) or to wait until a time (a round boundary).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "firmware/predictor.h"
+#include "tlm_bus/command.h"
+
+namespace drivevp {
+
+/// What a policy sees when it decides.
+struct SchedulingContext {
+  Time now{0};          ///< time at which the chosen request would start positioning
+  HeadPosition head;    ///< current arm cylinder and active head
+  const PositioningPredictor* predictor = nullptr;  ///< the firmware's predictor, never null
+};
+
+/// A policy's answer to "what next?".
+struct Decision {
+  enum class Kind {
+    Serve,       ///< serve `command` (removed from the policy's queue)
+    Reposition,  ///< seek the arm to `cylinder` (same head) with no transfer, then ask again
+    Idle,        ///< nothing to do until a new command arrives
+    WaitUntil,   ///< ask again at `wake_at` (or earlier, when a command arrives)
+  };
+  Kind kind = Kind::Idle;
+  Command command{};
+  std::uint32_t cylinder = 0;
+  Time wake_at{0};
+  /// Predicted positioning time of `command` when the policy computed one (for the firmware
+  /// waveform group and the predictor-accuracy study); negative when not computed.
+  Time predicted_positioning{-1};
+
+  static Decision serve(const Command& c, Time predicted = Time{-1}) {
+    Decision d;
+    d.kind = Kind::Serve;
+    d.command = c;
+    d.predicted_positioning = predicted;
+    return d;
+  }
+  static Decision reposition(std::uint32_t cylinder) {
+    Decision d;
+    d.kind = Kind::Reposition;
+    d.cylinder = cylinder;
+    return d;
+  }
+  static Decision idle() { return Decision{}; }
+  static Decision wait_until(Time t) {
+    Decision d;
+    d.kind = Kind::WaitUntil;
+    d.wake_at = t;
+    return d;
+  }
+};
+
+/// The interface every policy implements.
+class SchedulingPolicy {
+ public:
+  virtual ~SchedulingPolicy() = default;
+  /// The policy's name as in its paper (e.g. "C-LOOK", "SPTF").
+  virtual std::string_view name() const = 0;
+  /// A command the firmware accepted. `ctx` is the state at arrival.
+  virtual void enqueue(const Command& command, const SchedulingContext& ctx) = 0;
+  /// Picks what to do next. A Serve decision removes the command from the queue.
+  virtual Decision next(const SchedulingContext& ctx) = 0;
+  /// Commands queued and not yet handed out.
+  virtual std::size_t pending() const = 0;
+  /// Called when a served command completes (round managers and admission control use it).
+  virtual void on_complete(const Command& /*command*/, const SchedulingContext& /*ctx*/) {}
+};
+
+/// One numeric parameter of a policy. Its scenario key is `firmware.<name>`.
+struct PolicyParameter {
+  std::string name;
+  double default_value = 0;
+  double min = 0;  ///< inclusive
+  double max = 0;  ///< inclusive
+  std::string unit;         ///< e.g. "" (dimensionless), "ms", "requests"
+  std::string description;  ///< one line, with its source
+};
+
+/// Parameter values by name; every parameter of the policy is present (defaults filled in).
+using PolicyParams = std::map<std::string, double, std::less<>>;
+
+/// A registry entry: name as used in scenarios (`firmware.policy`), the paper name, parameters
+/// and a factory.
+struct PolicyInfo {
+  std::string key;          ///< scenario value, lower case, e.g. "clook", "aged_sptf"
+  std::string paper_name;   ///< e.g. "C-LOOK"
+  std::string description;  ///< one line with the source
+  std::vector<PolicyParameter> params;
+  std::function<std::unique_ptr<SchedulingPolicy>(const PolicyParams&)> make;
+};
+
+/// All registered policies, in registration order (firmware/policy_registry.cpp).
+const std::vector<PolicyInfo>& policy_registry();
+/// The entry for `key`, or nullptr.
+const PolicyInfo* find_policy(std::string_view key);
+/// Builds the policy `key` with `overrides` on top of its defaults. Throws std::invalid_argument
+/// for an unknown key, an unknown parameter or a value outside [min, max].
+std::unique_ptr<SchedulingPolicy> make_policy(std::string_view key, const PolicyParams& overrides = {});
+
+}  // namespace drivevp

@@ -1,0 +1,42 @@
+#include <stdexcept>
+
+#include "firmware/policies/policies.h"
+#include "firmware/policy.h"
+
+namespace drivevp {
+
+const std::vector<PolicyInfo>& policy_registry() {
+  // One line per policy: adding a policy touches its own file and this list.
+  static const std::vector<PolicyInfo> registry = {
+      describe_fcfs(), describe_sstf(), describe_scan(), describe_look(),
+      describe_cscan(), describe_clook(), describe_sptf(), describe_aged_sptf(),
+  };
+  return registry;
+}
+
+const PolicyInfo* find_policy(std::string_view key) {
+  for (const PolicyInfo& p : policy_registry())
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
+std::unique_ptr<SchedulingPolicy> make_policy(std::string_view key, const PolicyParams& overrides) {
+  const PolicyInfo* info = find_policy(key);
+  if (!info) throw std::invalid_argument("unknown scheduling policy '" + std::string(key) + "'");
+  PolicyParams params;
+  for (const PolicyParameter& p : info->params) params[p.name] = p.default_value;
+  for (const auto& [name, value] : overrides) {
+    auto it = params.find(name);
+    if (it == params.end())
+      throw std::invalid_argument("policy '" + info->key + "' has no parameter '" + name + "'");
+    for (const PolicyParameter& p : info->params)
+      if (p.name == name && (value < p.min || value > p.max))
+        throw std::invalid_argument("policy '" + info->key + "' parameter '" + name + "' must be in [" +
+                                    std::to_string(p.min) + ", " + std::to_string(p.max) + "], got " +
+                                    std::to_string(value));
+    it->second = value;
+  }
+  return info->make(params);
+}
+
+}  // namespace drivevp
