@@ -18,9 +18,7 @@ PositioningPredictor::PositioningPredictor(const ParameterPage& page, Time phase
 
 Time PositioningPredictor::seek_time(HeadPosition from, std::uint32_t cylinder, std::uint32_t head) const {
   const std::uint32_t d = from.cylinder > cylinder ? from.cylinder - cylinder : cylinder - from.cylinder;
-  if (d == 0) return from.head == head ? Time{0} : head_switch_;
-  const Time move = seek_table_(d) + settle_;
-  return from.head == head ? move : std::max(move, head_switch_);
+  return positioning_seek(d, from.head != head, seek_table_, settle_, head_switch_);
 }
 
 Prediction PositioningPredictor::predict(HeadPosition from, Time start, std::uint64_t lbn) const {

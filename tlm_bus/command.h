@@ -48,6 +48,7 @@ struct Command {
   RequestClass cls = RequestClass::Discrete;
   std::uint8_t priority = 0;     ///< 0 = highest; policies that ignore priority ignore it
   std::uint32_t stream = 0;      ///< stream / task id (continuous streams, periodic tasks); 0 = none
+  std::uint32_t tag = 0;         ///< host's tag for the command (NCQ tag / buffer slot), < queue depth
   Time arrival{0};               ///< time the host submitted the command
   Time deadline = kNoDeadline;   ///< absolute deadline, or kNoDeadline
   std::array<std::uint16_t, kQosDims> qos{};  ///< QoS vector (paper 001 §2), 0 = lowest level

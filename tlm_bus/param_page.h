@@ -149,4 +149,15 @@ inline Time sectors_time(Time period, std::uint64_t n, std::uint32_t spt) {
   return Time{static_cast<std::int64_t>((static_cast<__int128>(n) * period.count()) / spt)};
 }
 
+/// The seek rule shared by the actuator model and the firmware predictor (docs/models/disk.md):
+/// distance 0 on the same head costs 0; distance 0 with a head change costs `head_switch`;
+/// distance d >= 1 costs max(seek(d) + settle, head_switch) when the head changes (the switch
+/// overlaps the arm move) and seek(d) + settle otherwise.
+template <class SeekFn>
+Time positioning_seek(std::uint32_t distance, bool head_change, const SeekFn& seek, Time settle, Time head_switch) {
+  if (distance == 0) return head_change ? head_switch : Time{0};
+  const Time move = seek(distance) + settle;
+  return head_change && head_switch > move ? head_switch : move;
+}
+
 }  // namespace drivevp

@@ -1,5 +1,26 @@
 // Streaming readers for real block-I/O traces (formats in ../shared/traces/README.md).
 // Plain C++: no SystemC.
+//
+// Rules common to every reader (the README's "Formats" section is the reference for columns and
+// units; the rules below are how this reader maps them onto Command):
+//  * Times. Each record's trace time is converted exactly (decimal fixed-point, no binary
+//    floating point) to integer picoseconds, rounding to the nearest picosecond (half up).
+//    Formats whose clock is relative to the trace start keep it (DiskSim ms, SSDsim/MQSim ns,
+//    SPC s, fio µs). Formats with an absolute clock (MSR FILETIME 100 ns ticks, blkparse and
+//    ftrace seconds) are made relative: the first timed record of the file is trace time 0.
+//    The replay arrival is then (trace_time - start_s) / time_scale (paper 002 §4: the trace
+//    scaling factor s divides inter-arrival times), rounded to the nearest picosecond.
+//  * Byte addresses (MSR Offset/Size, SPC Size, fio offset/length) become 512-byte blocks
+//    (kBlockBytes): first block = floor(offset / 512), block count =
+//    ceil((offset + size) / 512) - first block, so a request covers every block it touches.
+//    A size of zero or less is an error. A request's block count must fit 32 bits.
+//  * Lines. Blank lines and lines whose first non-blank character is '#' (ftrace's header) are
+//    skipped in every format; '\r' before '\n' is dropped. Request times must be
+//    non-decreasing within a file. A last line without a newline is accepted when it is a
+//    complete record and reported as a truncated file otherwise.
+//  * Only reads and writes become requests. Records that are not (fio add/open/close/sync/
+//    datasync/trim/wait, blk events other than Q, flushes, discards) are counted in
+//    TraceStats::ignored and are not errors.
 #pragma once
 
 #include <cstdint>
@@ -7,14 +28,25 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "testbench/source.h"
 
 namespace drivevp {
 
-/// Trace formats understood by the readers.
-enum class TraceFormat { Auto, DiskSim, Spc, Msr, Fio, Blkparse, Ftrace, SsdSim, MqSim };
+/// Trace formats understood by the readers. Columns and units: traces README, "Formats".
+enum class TraceFormat {
+  Auto,
+  DiskSim,   ///< `arrival_ms devno blkno bcount flags` (flags hex, bit 0x1 = read); device = devno
+  Spc,       ///< UMass SPC CSV `ASU,LBA,Size,Opcode,Timestamp` (Size bytes, s); device = ASU
+  Msr,       ///< MSR Cambridge CSV (FILETIME, bytes); device = DiskNumber, Hostname ignored
+  Fio,       ///< fio iolog v2 (`wait` lines, µs) or v3 (`t` µs); device = index of the log in paths
+  Blkparse,  ///< blkparse default text; one request per Q event; device = minor number
+  Ftrace,    ///< ftrace blk tracer text; as blkparse
+  SsdSim,    ///< `time_ns device lsn size op`, op 1 = read, 0 = write
+  MqSim,     ///< DiskSim columns with integer nanosecond times, type 1 = read, 0 = write
+};
 
 /// Scenario spelling of a format ("disksim", "spc", "msr", "fio", "blkparse", "ftrace",
 /// "ssdsim", "mqsim", "auto").
@@ -29,9 +61,14 @@ enum class CapacityPolicy {
   Scale,  ///< lbn' = floor(lbn * capacity / trace_extent), trace_extent = max end LBN in the trace
 };
 
+/// Scenario spelling of a capacity policy: "error", "wrap", "scale".
+std::string to_string(CapacityPolicy p);
+/// Parses "error", "wrap" or "scale"; std::nullopt if unknown.
+std::optional<CapacityPolicy> parse_capacity_policy(const std::string& s);
+
 /// A malformed trace: names the file, the line (1-based; 0 when not line-specific), what was
 /// expected and what was found. The message reads
-/// "<file>:<line>: expected <expected>, found '<found>'".
+/// "<file>:<line>: expected <expected>, found '<found>'" ("<file>: expected ..." for line 0).
 class TraceError : public std::runtime_error {
  public:
   TraceError(std::string file, std::uint64_t line, std::string expected, std::string found);
@@ -48,21 +85,39 @@ class TraceError : public std::runtime_error {
 };
 
 /// Options of a trace replay (scenario keys under [workload]).
+/// Invalid option values (no path, several paths for a format other than fio, time_scale <= 0,
+/// capacity_blocks == 0, start_s < 0, 0 <= stop_s < start_s) make open_trace() throw
+/// std::invalid_argument.
+///
+/// Selection order: device filter, then the time window [start_s, stop_s] (trace seconds, both
+/// ends inclusive), then skip_requests, then max_requests, then the capacity policy. Arrival
+/// times stay relative to start_s: skip_requests does not shift them.
 struct TraceOptions {
   std::vector<std::string> paths;   ///< one file, or several fio job logs merged in time order
   TraceFormat format = TraceFormat::Auto;
   double time_scale = 1.0;          ///< inter-arrival times are divided by this (paper 002 §4), > 0
-  std::optional<std::uint32_t> device;  ///< keep only this device / ASU / maj,min index; all if unset
+  /// Keep only this device: DiskSim devno, SSDsim/MQSim device, SPC ASU, MSR DiskNumber,
+  /// blkparse/ftrace minor number (the major number is not compared), fio: the 0-based index of
+  /// the job log in `paths`. All devices (in one LBN space) if unset.
+  std::optional<std::uint32_t> device;
   double start_s = 0;               ///< window: drop requests arriving before (trace time, s)
   double stop_s = -1;               ///< window: drop requests arriving after (trace time, s); <0: none
   std::uint64_t skip_requests = 0;  ///< window: drop the first N kept requests
   std::uint64_t max_requests = 0;   ///< window: stop after N requests; 0: no limit
+  /// Applied to the requests the window keeps. Error: a request ending beyond capacity_blocks
+  /// is a malformed line (strict: TraceError; lenient: skipped and counted). Scale uses the
+  /// trace extent of the device-filtered requests of the whole trace (all times), so that the
+  /// mapping does not depend on the window; it also spreads a trace smaller than the capacity.
+  /// Block counts are never scaled, only shortened to end at the capacity.
   CapacityPolicy capacity = CapacityPolicy::Error;
   std::uint64_t capacity_blocks = 0;  ///< the modelled capacity in 512 B blocks, > 0
   bool lenient = false;             ///< skip malformed lines instead of stopping
 };
 
-/// Counters a replay reports in summary.json.
+/// Counters a replay reports in summary.json. `lines`, `trace_requests`, `ignored`,
+/// `skipped_malformed`, `first_malformed` and `trace_extent_blocks` are set by the validating
+/// pass in open_trace(); `requests`, `wrapped`, `scaled`, `truncated` grow while the source
+/// streams, and `filtered` is final (trace_requests - requests) once next() returned false.
 struct TraceStats {
   std::uint64_t lines = 0;           ///< lines read
   std::uint64_t requests = 0;        ///< requests yielded
@@ -73,15 +128,106 @@ struct TraceStats {
   std::uint64_t scaled = 0;          ///< requests moved by CapacityPolicy::Scale
   std::uint64_t truncated = 0;       ///< requests shortened to fit the capacity
   std::uint64_t trace_extent_blocks = 0;  ///< max end LBN seen (for Scale)
+  std::uint64_t trace_requests = 0;  ///< well-formed read/write requests in the trace (all devices)
+  std::uint64_t ignored = 0;         ///< well-formed records that are not read/write requests
 };
 
-/// Detects the format of `path` from its first non-comment lines. Throws TraceError when no
-/// format matches.
+/// Detects the format of `path` from its first non-comment lines (content only, except that the
+/// file name breaks the one tie content cannot: SSDsim and MQSim files have the same five
+/// integer columns with the same units, so a name containing "mqsim" gives MqSim and any other
+/// gives SsdSim; a name containing "disksim" makes integer-time five-column files DiskSim).
+/// Throws TraceError when no format matches or the file cannot be read.
 TraceFormat detect_trace_format(const std::string& path);
 
 /// Opens a streaming trace source. Validates the whole trace first (one streaming pass, flat
 /// memory) so that a malformed line stops the run before anything is simulated or written;
 /// throws TraceError then (strict mode). Memory stays flat in the trace length.
+/// `stats` may be null; otherwise it must outlive the source.
 std::unique_ptr<WorkloadSource> open_trace(const TraceOptions& options, TraceStats* stats);
 
+// --- internal: shared by the readers in testbench/trace/*.cpp; not for use elsewhere ---------
+namespace trace_detail {
+
+/// A record's trace time: whole seconds plus picoseconds in [0, 1e12). Wide enough for
+/// absolute clocks (FILETIME, seconds since boot) that overflow int64 picoseconds.
+struct TraceClock {
+  std::int64_t s = 0;
+  std::int64_t ps = 0;
+};
+
+/// One parsed line.
+struct Record {
+  enum class Kind : std::uint8_t {
+    Request,     ///< a read or write
+    NonRequest,  ///< a well-formed record that is not a request (counted as ignored)
+    Blank,       ///< blank line, comment, header
+  };
+  Kind kind = Kind::Blank;
+  bool has_time = false;          ///< `time` is valid (NonRequest may carry a time)
+  TraceClock time;
+  std::string_view time_text;     ///< the time field as written, for messages
+  std::uint64_t lbn = 0;
+  std::uint32_t blocks = 0;
+  Op op = Op::Read;
+  std::uint32_t device = 0;
+};
+
+/// Why a line is malformed. `expected` is reused between lines (no allocation in steady state).
+struct Failure {
+  std::string expected;
+  std::string_view found;
+};
+
+/// Parses one format, line by line. Stateful (fio v2 accumulates waits): one per file and pass.
+class LineParser {
+ public:
+  virtual ~LineParser() = default;
+  /// `line` has no newline. Returns false with `failure` set when the line is malformed.
+  virtual bool parse(std::string_view line, Record& out, Failure& failure) = 0;
+  /// The format's clock is absolute: the first timed record is trace time 0.
+  virtual bool absolute_clock() const { return false; }
+};
+
+std::unique_ptr<LineParser> make_parser(TraceFormat f);  // trace_reader.cpp
+std::unique_ptr<LineParser> make_disksim_parser();       // trace_ascii.cpp
+std::unique_ptr<LineParser> make_ssdsim_parser();
+std::unique_ptr<LineParser> make_mqsim_parser();
+std::unique_ptr<LineParser> make_spc_parser();           // trace_csv.cpp
+std::unique_ptr<LineParser> make_msr_parser();
+std::unique_ptr<LineParser> make_fio_parser();           // trace_fio.cpp
+std::unique_ptr<LineParser> make_blkparse_parser();      // trace_blk.cpp
+std::unique_ptr<LineParser> make_ftrace_parser();
+
+// Helpers (trace_common.cpp). All are locale-free (std::from_chars).
+
+/// Splits on blanks (space, tab) into `out`, at most `max` fields; returns the number of
+/// fields, which is max + 1 when the line has more than `max`.
+std::size_t split_blanks(std::string_view line, std::string_view* out, std::size_t max);
+/// Splits on ',' into `out` (fields trimmed of blanks); same return convention.
+std::size_t split_commas(std::string_view line, std::string_view* out, std::size_t max);
+std::string_view trim(std::string_view s);
+bool is_comment_or_blank(std::string_view line);
+/// Whole-field unsigned / signed decimal and hexadecimal (optional 0x) integers.
+bool parse_u64(std::string_view s, std::uint64_t& v);
+bool parse_i64(std::string_view s, std::int64_t& v);
+bool parse_u32(std::string_view s, std::uint32_t& v);
+bool parse_hex(std::string_view s, std::uint64_t& v);
+/// A non-negative decimal (digits, optional fraction, optional exponent) times
+/// 10^`shift_to_ps` (9 for milliseconds, 12 for seconds), as a TraceClock, rounded to the
+/// nearest picosecond. False when malformed or negative.
+bool parse_decimal_time(std::string_view s, int shift_to_ps, TraceClock& t);
+/// An integer count of `ps_per_tick` picoseconds as a TraceClock.
+bool parse_tick_time(std::string_view s, std::int64_t ps_per_tick, TraceClock& t);
+/// Converts a byte range to blocks (first = floor(offset/512), count = ceil((offset+size)/512) -
+/// first). False with `failure` set when size <= 0 or the count overflows.
+bool bytes_to_blocks(std::uint64_t offset, std::int64_t size, std::string_view found, Record& out,
+                     Failure& failure);
+/// A byte size field: a positive integer (negative and zero are reported as such).
+bool parse_byte_size(std::string_view s, std::int64_t& v, Failure& failure);
+/// A block count field (> 0, fits 32 bits).
+bool parse_block_count(std::string_view s, std::uint32_t& v, Failure& failure);
+/// Sets `failure` and returns false (for one-line error returns).
+bool fail(Failure& failure, std::string_view expected, std::string_view found);
+
+}  // namespace trace_detail
 }  // namespace drivevp

@@ -1,0 +1,295 @@
+#include "firmware/controller/controller.h"
+
+#include <cstring>
+#include <sstream>
+
+#include "tlm_bus/sc/command_extension.h"
+#include "tlm_bus/sc/time.h"
+
+namespace drivevp {
+
+namespace reg {
+// Device register addresses on the bus (docs/registers.md).
+constexpr std::uint64_t kSpindleIndexTime = amap::kSpindle + 0x08;
+constexpr std::uint64_t kActTargetCyl = amap::kActuator + 0x00;
+constexpr std::uint64_t kActTargetHead = amap::kActuator + 0x04;
+constexpr std::uint64_t kActCommand = amap::kActuator + 0x08;
+constexpr std::uint64_t kActStatus = amap::kActuator + 0x0C;
+constexpr std::uint64_t kActIrqAck = amap::kActuator + 0x18;
+constexpr std::uint64_t kActSeekStart = amap::kActuator + 0x20;
+constexpr std::uint64_t kActSeekEnd = amap::kActuator + 0x28;
+constexpr std::uint64_t kActSeekDistance = amap::kActuator + 0x30;
+constexpr std::uint64_t kChLbn = amap::kChannel + 0x00;
+constexpr std::uint64_t kChCount = amap::kChannel + 0x08;
+constexpr std::uint64_t kChCommand = amap::kChannel + 0x0C;
+constexpr std::uint64_t kChStatus = amap::kChannel + 0x10;
+constexpr std::uint64_t kChIrqAck = amap::kChannel + 0x14;
+constexpr std::uint64_t kChTransferStart = amap::kChannel + 0x18;
+constexpr std::uint64_t kChTransferEnd = amap::kChannel + 0x20;
+constexpr std::uint32_t kStatusError = 1u << 2;
+}  // namespace reg
+
+Controller::Controller(sc_core::sc_module_name name, const ControllerParams& params,
+                       std::unique_ptr<SchedulingPolicy> policy, InterruptLine& seek_done,
+                       InterruptLine& transfer_done, Tracer* tracer)
+    : sc_module(name),
+      host_socket("host_socket"),
+      bus("bus"),
+      params_(params),
+      policy_(std::move(policy)),
+      seek_done_(seek_done),
+      transfer_done_(transfer_done),
+      data_address_(params.queue_depth, 0) {
+  if (params_.queue_depth < 1 || params_.queue_depth > 65536)
+    throw std::invalid_argument("firmware.queue_depth must be in [1, 65536]");
+  host_socket.register_b_transport(this, &Controller::host_transport);
+  regs_.add("VERSION", amap::kRegVersion, 4, [] { return std::uint64_t{1}; });
+  regs_.add("QUEUE_SIZE", amap::kRegQueueSize, 4, [this] { return std::uint64_t{params_.queue_depth}; });
+  regs_.add("SQ_TAIL", amap::kRegSqTail, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+    sq_tail_ = static_cast<std::uint32_t>(v % params_.queue_depth);
+  });
+  regs_.add("CQ_HEAD", amap::kRegCqHead, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+    cq_head_ = static_cast<std::uint32_t>(v % (params_.queue_depth + 1));
+    completion_irq.lower();
+  });
+  regs_.add("CAPACITY", amap::kRegCapacity, 8, [this] { return predictor_.capacity_blocks(); });
+
+  SC_HAS_PROCESS(Controller);
+  SC_METHOD(on_doorbell);
+  sensitive << doorbell_event_;
+  dont_initialize();
+  SC_METHOD(on_seek_done);
+  sensitive << seek_done_.event();
+  dont_initialize();
+  SC_METHOD(on_transfer_done);
+  sensitive << transfer_done_.event();
+  dont_initialize();
+  SC_METHOD(on_wake);
+  sensitive << wake_event_;
+  dont_initialize();
+
+  if (tracer) {
+    const std::string p = basename();
+    tracer->add(TraceGroup::Firmware, queue_depth_, p + ".queue_depth", WaveFormat::AnalogStep, 32);
+    tracer->add(TraceGroup::Firmware, current_id_, p + ".current_id", WaveFormat::Decimal, 64);
+    tracer->add(TraceGroup::Firmware, current_lbn_, p + ".current_lbn", WaveFormat::Decimal, 64);
+    tracer->add(TraceGroup::Firmware, state_trace_, p + ".state", WaveFormat::Decimal, 8);
+    tracer->add(TraceGroup::Firmware, decisions_, p + ".decisions", WaveFormat::Decimal, 64);
+    tracer->add(TraceGroup::Firmware, predicted_positioning_ms_, p + ".predicted_positioning_ms",
+                WaveFormat::AnalogStep);
+  }
+}
+
+void Controller::bus_access(tlm::tlm_command cmd, std::uint64_t address, void* data, std::size_t length,
+                            const Command* command) {
+  static CommandExtension ext;
+  trans_.set_command(cmd);
+  trans_.set_address(address);
+  trans_.set_data_ptr(static_cast<unsigned char*>(data));
+  trans_.set_data_length(static_cast<unsigned>(length));
+  trans_.set_streaming_width(static_cast<unsigned>(length));
+  trans_.set_byte_enable_ptr(nullptr);
+  trans_.set_dmi_allowed(false);
+  trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  if (command) {
+    ext.command = *command;
+    trans_.set_extension(&ext);
+  }
+  bus->b_transport(trans_, offset_);
+  if (command) trans_.clear_extension(&ext);
+  if (trans_.is_response_error()) {
+    std::ostringstream os;
+    os << "firmware bus access failed: " << (cmd == tlm::TLM_READ_COMMAND ? "read" : "write") << " 0x" << std::hex
+       << address << ": " << trans_.get_response_string();
+    SC_REPORT_ERROR(name(), os.str().c_str());
+  }
+}
+
+std::uint64_t Controller::read_reg(std::uint64_t address, unsigned width) {
+  std::uint64_t v = 0;
+  bus_access(tlm::TLM_READ_COMMAND, address, &v, width);
+  return v;
+}
+
+void Controller::write_reg(std::uint64_t address, std::uint64_t value, unsigned width, const Command* command) {
+  bus_access(tlm::TLM_WRITE_COMMAND, address, &value, width, command);
+}
+
+void Controller::start_of_simulation() {
+  // Boot: read the parameter page and the spindle's index time, build the predictor.
+  offset_ = sc_core::SC_ZERO_TIME;
+  ParameterPage page;
+  bus_access(tlm::TLM_READ_COMMAND, amap::kParamPage, &page, sizeof page);
+  const Time index = Time{static_cast<std::int64_t>(read_reg(reg::kSpindleIndexTime, 8))};
+  predictor_ = PositioningPredictor(page, index);
+  head_ = {0, 0};
+}
+
+void Controller::host_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  regs_.access(trans, trans.get_address());
+  if (trans.get_address() == amap::kRegSqTail && trans.is_write()) doorbell_event_.notify(delay);
+}
+
+SchedulingContext Controller::context(Time at) const {
+  SchedulingContext ctx;
+  ctx.now = at;
+  ctx.head = head_;
+  ctx.predictor = &predictor_;
+  return ctx;
+}
+
+void Controller::fetch() {
+  while (sq_head_ != sq_tail_ && held_ < params_.queue_depth) {
+    amap::SubmissionEntry e;
+    bus_access(tlm::TLM_READ_COMMAND, amap::kHostMem + amap::kHostSq + sq_head_ * sizeof e, &e, sizeof e);
+    sq_head_ = (sq_head_ + 1) % params_.queue_depth;
+    ++held_;
+    data_address_[e.command.tag % params_.queue_depth] = e.data_address;
+    policy_->enqueue(e.command, context(sim_now() + to_time(offset_)));
+  }
+  queue_depth_ = static_cast<std::uint32_t>(policy_->pending());
+}
+
+void Controller::on_doorbell() {
+  offset_ = sc_core::SC_ZERO_TIME;
+  fetch();
+  dispatch();
+}
+
+void Controller::on_wake() {
+  offset_ = sc_core::SC_ZERO_TIME;
+  dispatch();
+}
+
+void Controller::dispatch() {
+  if (state_ != State::Idle) return;
+  const Time start = sim_now() + to_time(offset_);
+  const Decision d = policy_->next(context(start + predictor_.command_overhead()));
+  queue_depth_ = static_cast<std::uint32_t>(policy_->pending());
+  switch (d.kind) {
+    case Decision::Kind::Idle:
+      return;
+    case Decision::Kind::WaitUntil:
+      wake_event_.notify(to_sc(d.wake_at - sim_now()));
+      return;
+    case Decision::Kind::Reposition:
+      state_ = State::Repositioning;
+      state_trace_ = static_cast<std::uint8_t>(state_);
+      write_reg(reg::kActTargetCyl, d.cylinder, 4);
+      write_reg(reg::kActTargetHead, head_.head, 4);
+      write_reg(reg::kActCommand, 1, 4);
+      return;
+    case Decision::Kind::Serve:
+      break;
+  }
+  current_ = d.command;
+  decisions_ = decisions_.get() + 1;
+  current_id_ = current_.id;
+  current_lbn_ = current_.lbn;
+  log_ = amap::ServiceLog{};
+  log_.dispatch_ps = start.count();
+  log_.predicted_positioning_ps = d.predicted_positioning.count();
+  if (d.predicted_positioning >= Time{0}) predicted_positioning_ms_ = to_ms(d.predicted_positioning);
+  offset_ += to_sc(predictor_.command_overhead());
+  if (current_.lbn >= predictor_.capacity_blocks() || current_.blocks > predictor_.capacity_blocks() - current_.lbn) {
+    post_completion(amap::kStatusMediaError);
+    dispatch();
+    return;
+  }
+  const PhysicalAddress target = predictor_.geometry().locate(current_.lbn);
+  log_.cylinder = target.cylinder;
+  log_.head = target.head;
+  write_reg(reg::kChCount, current_.blocks, 4);
+  if (!current_.is_read()) {  // write data: host buffer -> staging -> channel buffer
+    const std::size_t bytes = std::size_t{current_.blocks} * kBlockBytes;
+    if (staging_.size() < bytes) staging_.resize(bytes);
+    bus_access(tlm::TLM_READ_COMMAND, data_address_[current_.tag % params_.queue_depth], staging_.data(), bytes,
+               &current_);
+    bus_access(tlm::TLM_WRITE_COMMAND, amap::kChannelBuffer, staging_.data(), bytes, &current_);
+  }
+  state_ = State::Seeking;
+  state_trace_ = static_cast<std::uint8_t>(state_);
+  write_reg(reg::kActTargetCyl, target.cylinder, 4);
+  write_reg(reg::kActTargetHead, target.head, 4);
+  write_reg(reg::kActCommand, 1, 4, &current_);
+}
+
+void Controller::on_seek_done() {
+  if (!seek_done_.take()) return;
+  offset_ = sc_core::SC_ZERO_TIME;
+  const std::uint64_t status = read_reg(reg::kActStatus, 4);
+  write_reg(reg::kActIrqAck, 1, 4);
+  if (state_ == State::Repositioning) {
+    head_.cylinder = static_cast<std::uint32_t>(read_reg(amap::kActuator + 0x10, 4));
+    state_ = State::Idle;
+    state_trace_ = static_cast<std::uint8_t>(state_);
+    dispatch();
+    return;
+  }
+  if (state_ != State::Seeking) return;
+  if (status & reg::kStatusError) {
+    post_completion(amap::kStatusMediaError);
+    dispatch();
+    return;
+  }
+  log_.seek_start_ps = static_cast<std::int64_t>(read_reg(reg::kActSeekStart, 8));
+  log_.seek_end_ps = static_cast<std::int64_t>(read_reg(reg::kActSeekEnd, 8));
+  log_.seek_distance = static_cast<std::uint32_t>(read_reg(reg::kActSeekDistance, 4));
+  head_ = {log_.cylinder, log_.head};
+  state_ = State::Transferring;
+  state_trace_ = static_cast<std::uint8_t>(state_);
+  write_reg(reg::kChLbn, current_.lbn, 8);
+  write_reg(reg::kChCommand, current_.is_read() ? 1 : 2, 4, &current_);
+}
+
+void Controller::on_transfer_done() {
+  if (!transfer_done_.take()) return;
+  offset_ = sc_core::SC_ZERO_TIME;
+  const std::uint64_t status = read_reg(reg::kChStatus, 4);
+  write_reg(reg::kChIrqAck, 1, 4);
+  if (state_ != State::Transferring) return;
+  if (status & reg::kStatusError) {
+    post_completion(amap::kStatusMediaError);
+    dispatch();
+    return;
+  }
+  log_.transfer_start_ps = static_cast<std::int64_t>(read_reg(reg::kChTransferStart, 8));
+  log_.transfer_end_ps = static_cast<std::int64_t>(read_reg(reg::kChTransferEnd, 8));
+  // The transfer may have crossed tracks: the heads are where the last block is.
+  const PhysicalAddress last = predictor_.geometry().locate(current_.lbn + current_.blocks - 1);
+  head_ = {last.cylinder, last.head};
+  if (current_.is_read()) {  // read data: channel buffer -> staging -> host buffer
+    const std::size_t bytes = std::size_t{current_.blocks} * kBlockBytes;
+    if (staging_.size() < bytes) staging_.resize(bytes);
+    bus_access(tlm::TLM_READ_COMMAND, amap::kChannelBuffer, staging_.data(), bytes, &current_);
+    bus_access(tlm::TLM_WRITE_COMMAND, data_address_[current_.tag % params_.queue_depth], staging_.data(), bytes,
+               &current_);
+  }
+  post_completion(amap::kStatusOk);
+  fetch();
+  dispatch();
+}
+
+void Controller::post_completion(std::uint32_t status) {
+  if (status != amap::kStatusOk) ++media_errors_;
+  amap::CompletionEntry c;
+  c.command_id = current_.id;
+  c.tag = current_.tag;
+  c.status = status;
+  c.valid = 1;
+  c.sq_head = sq_head_;
+  c.log = log_;
+  const std::uint32_t cq_size = params_.queue_depth + 1;  // one more than the commands in flight
+  if ((cq_tail_ + 1) % cq_size == cq_head_)
+    SC_REPORT_ERROR(name(), "completion queue overflow: the host did not consume completions");
+  bus_access(tlm::TLM_WRITE_COMMAND, amap::kHostMem + amap::kHostCq + cq_tail_ * sizeof c, &c, sizeof c);
+  cq_tail_ = (cq_tail_ + 1) % cq_size;
+  --held_;
+  ++completed_;
+  policy_->on_complete(current_, context(sim_now() + to_time(offset_)));
+  state_ = State::Idle;
+  state_trace_ = static_cast<std::uint8_t>(state_);
+  completion_irq.raise(offset_);
+}
+
+}  // namespace drivevp

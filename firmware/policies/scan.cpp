@@ -1,0 +1,55 @@
+// SCAN, the elevator that sweeps edge to edge (Denning 1967; paper 003 §1.1.2 ref. [6]: "serves
+// requests in an elevator-like manner as it sweeps the disk").
+//
+// Rule: keep a sweep direction, initially toward higher cylinders. Serve the first request on the
+// nearest pending cylinder at or beyond the arm in the current direction (requests on the arm's
+// own cylinder count as ahead and are served first, earlier id first). When nothing is pending
+// ahead:
+//   - if the arm is not yet at the edge of the sweep (cylinder cylinders()-1 going up, 0 going
+//     down), return Reposition(edge): the arm completes the sweep without a transfer and the
+//     controller asks again from the edge (a request that arrived meanwhile ahead of the arm is
+//     then still served on the way, since the next call looks ahead again);
+//   - at the edge, reverse and serve the nearest request in the new direction.
+// With an empty queue the answer is Idle and the arm stays where it is (no sweep to the edge for
+// nothing); the direction is kept.
+//
+// Each decision is O(log n) in the number of pending requests (CylinderQueue).
+#include "firmware/policies/cylinder_queue.h"
+#include "firmware/policies/policies.h"
+
+namespace drivevp {
+namespace {
+
+class Scan final : public SchedulingPolicy {
+ public:
+  std::string_view name() const override { return "SCAN"; }
+  void enqueue(const Command& c, const SchedulingContext& ctx) override { queue_.insert(c, cylinder_of(c, ctx)); }
+  Decision next(const SchedulingContext& ctx) override {
+    if (queue_.empty()) return Decision::idle();
+    const std::uint32_t c = ctx.head.cylinder;
+    auto it = up_ ? queue_.at_or_above(c) : queue_.at_or_below(c);
+    if (it == queue_.end()) {
+      const std::uint32_t edge = up_ ? ctx.predictor->geometry().cylinders() - 1 : 0;
+      if (c != edge) return Decision::reposition(edge);
+      up_ = !up_;  // at the edge: reverse; the queue is not empty, so something is there
+      it = up_ ? queue_.at_or_above(c) : queue_.at_or_below(c);
+    }
+    return Decision::serve(queue_.take(it));
+  }
+  std::size_t pending() const override { return queue_.size(); }
+
+ private:
+  CylinderQueue queue_;
+  bool up_ = true;  ///< sweeping toward higher cylinders
+};
+
+}  // namespace
+
+PolicyInfo describe_scan() {
+  return {"scan", "SCAN",
+          "elevator sweeping to the disk edge before reversing, starting upward (paper 003 §1.1.2)",
+          {},
+          [](const PolicyParams&) { return std::make_unique<Scan>(); }};
+}
+
+}  // namespace drivevp

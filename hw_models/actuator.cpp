@@ -1,0 +1,99 @@
+#include "hw_models/actuator.h"
+
+#include "tlm_bus/sc/time.h"
+
+namespace drivevp {
+
+Actuator::Actuator(sc_core::sc_module_name name, const DiskParams& params)
+    : sc_module(name), socket("socket"), params_(params) {
+  socket.register_b_transport(this, &Actuator::b_transport);
+  auto u64 = [](auto v) { return static_cast<std::uint64_t>(v); };
+  regs_.add("TARGET_CYLINDER", 0x00, 4, [this, u64] { return u64(target_cylinder_); },
+            [this](std::uint64_t v, tlm::tlm_generic_payload&) { target_cylinder_ = static_cast<std::uint32_t>(v); });
+  regs_.add("TARGET_HEAD", 0x04, 4, [this, u64] { return u64(target_head_); },
+            [this](std::uint64_t v, tlm::tlm_generic_payload&) { target_head_ = static_cast<std::uint32_t>(v); });
+  regs_.add("STATUS", 0x0C, 4, [this, u64] { return u64(busy_.get()) | u64(done_pending_) << 1 | u64(error_) << 2; });
+  regs_.add("CYLINDER", 0x10, 4, [this, u64] { return u64(cylinder_.get()); });
+  regs_.add("HEAD", 0x14, 4, [this, u64] { return u64(head_.get()); });
+  regs_.add("IRQ_ACK", 0x18, 4, nullptr, [this](std::uint64_t, tlm::tlm_generic_payload&) {
+    done_pending_ = false;
+    seek_done_irq.lower();
+  });
+  regs_.add("SEEK_START_PS", 0x20, 8, [this, u64] { return u64(seek_start_.count()); });
+  regs_.add("SEEK_END_PS", 0x28, 8, [this, u64] { return u64(seek_end_.count()); });
+  regs_.add("SEEK_DISTANCE", 0x30, 4, [this, u64] { return u64(seek_distance_); });
+  SC_HAS_PROCESS(Actuator);
+  SC_METHOD(on_seek_done);
+  sensitive << done_event_;
+  dont_initialize();
+}
+
+void Actuator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  if (trans.get_address() == 0x08) {  // COMMAND
+    if (trans.is_write() && trans.get_data_length() == 4) {
+      std::uint32_t v = 0;
+      std::memcpy(&v, trans.get_data_ptr(), 4);
+      if (v == 1) start_seek(delay);
+      trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    } else {
+      trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    }
+    return;
+  }
+  regs_.access(trans, trans.get_address());
+}
+
+Time Actuator::seek_time_to(std::uint32_t cylinder, std::uint32_t head) const {
+  const std::uint32_t c = cylinder_;
+  const std::uint32_t d = c > cylinder ? c - cylinder : cylinder - c;
+  return positioning_seek(
+      d, head != head_.get(), [this](std::uint32_t x) { return params_.seek_time(x); }, params_.settle(),
+      params_.head_switch());
+}
+
+void Actuator::start_seek(const sc_core::sc_time& delay) {
+  if (busy_ || target_cylinder_ >= params_.cylinders || target_head_ >= params_.heads) {
+    error_ = true;
+    done_pending_ = true;
+    seek_done_irq.raise(delay);
+    return;
+  }
+  error_ = false;
+  const Time start = sim_now() + to_time(delay);
+  const Time duration = seek_time_to(target_cylinder_, target_head_);
+  from_cylinder_ = cylinder_;
+  seek_distance_ = target_cylinder_ > cylinder_ ? target_cylinder_ - cylinder_ : cylinder_ - target_cylinder_;
+  seek_start_ = start;
+  seek_end_ = start + duration;
+  busy_ = true;
+  done_event_.notify(delay + to_sc(duration));
+}
+
+void Actuator::on_seek_done() {
+  cylinder_ = target_cylinder_;
+  head_ = target_head_;
+  busy_ = false;
+  done_pending_ = true;
+  seek_done_irq.raise();
+}
+
+void Actuator::follow_transfer(std::uint32_t cylinder, std::uint32_t head) {
+  cylinder_ = cylinder;
+  head_ = head;
+}
+
+double Actuator::arm_position_at(Time t) const {
+  if (!busy_ || seek_end_ <= seek_start_ || t <= seek_start_) return static_cast<double>(cylinder_.get());
+  if (t >= seek_end_) return static_cast<double>(target_cylinder_);
+  const double f = static_cast<double>((t - seek_start_).count()) / static_cast<double>((seek_end_ - seek_start_).count());
+  return static_cast<double>(from_cylinder_) + f * (static_cast<double>(target_cylinder_) - from_cylinder_);
+}
+
+void Actuator::trace(Tracer& tracer, const std::string& prefix) {
+  tracer.add(TraceGroup::Mechanics, cylinder_, prefix + ".cylinder", WaveFormat::AnalogStep, 32);
+  tracer.add(TraceGroup::Mechanics, head_, prefix + ".head", WaveFormat::Decimal, 32);
+  tracer.add(TraceGroup::Mechanics, busy_, prefix + ".seeking", WaveFormat::Binary, 1);
+  tracer.add_plain(TraceGroup::Mechanics, arm_position, prefix + ".arm_position", WaveFormat::AnalogInterpolated);
+}
+
+}  // namespace drivevp

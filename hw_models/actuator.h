@@ -1,0 +1,69 @@
+// Actuator (arm) model.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "hw_models/disk_params.h"
+#include "tlm_bus/sc/irq.h"
+#include "tlm_bus/sc/register_bank.h"
+#include "waveforms/tracer.h"
+
+namespace drivevp {
+
+/// The arm and head selector, tickless: a seek command computes its end time from the seek
+/// profile (DiskParams::seek_time: the published curve or a table of samples), settle and head
+/// switch, by the rule of positioning_seek() (tlm_bus/param_page.h), and raises seek_done then.
+/// Models: current cylinder and head, seek distance and time. Does not model the arm's
+/// trajectory (for waveforms the arm position is interpolated linearly during a seek), thermal
+/// recalibration, or seek errors.
+///
+/// Registers (docs/registers.md "Actuator"): TARGET_CYLINDER 0x00 RW32, TARGET_HEAD 0x04 RW32,
+/// COMMAND 0x08 WO32 (1 = seek), STATUS 0x0C RO32 (bit0 busy, bit1 done pending, bit2 error),
+/// CYLINDER 0x10 RO32, HEAD 0x14 RO32, IRQ_ACK 0x18 WO32, SEEK_START_PS 0x20 RO64,
+/// SEEK_END_PS 0x28 RO64, SEEK_DISTANCE 0x30 RO32.
+class Actuator : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<Actuator> socket;
+  InterruptLine seek_done_irq{"seek_done_irq"};
+
+  Actuator(sc_core::sc_module_name name, const DiskParams& params);
+
+  std::uint32_t cylinder() const { return cylinder_; }
+  std::uint32_t head() const { return head_; }
+  bool busy() const { return busy_; }
+  /// Moves the heads without a seek command: used by the read channel when a transfer crosses
+  /// into the next track (head switch or one-cylinder seek, timed by the channel).
+  void follow_transfer(std::uint32_t cylinder, std::uint32_t head);
+  /// Seek time from the current position to (cylinder, head) by the true profile.
+  Time seek_time_to(std::uint32_t cylinder, std::uint32_t head) const;
+  /// Arm position for waveforms at time t: linear between the seek's ends while seeking.
+  double arm_position_at(Time t) const;
+  void trace(Tracer& tracer, const std::string& prefix);
+
+  double arm_position = 0;  ///< sampled for waveforms only
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void start_seek(const sc_core::sc_time& delay);
+  void on_seek_done();
+  const DiskParams& params_;
+  Traced<std::uint32_t> cylinder_{0};
+  Traced<std::uint32_t> head_{0};
+  Traced<bool> busy_{false};
+  std::uint32_t target_cylinder_ = 0;
+  std::uint32_t target_head_ = 0;
+  std::uint32_t from_cylinder_ = 0;
+  bool done_pending_ = false;
+  bool error_ = false;
+  Time seek_start_{0};
+  Time seek_end_{0};
+  std::uint32_t seek_distance_ = 0;
+  sc_core::sc_event done_event_;
+  RegisterBank regs_;
+};
+
+}  // namespace drivevp

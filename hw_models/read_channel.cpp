@@ -1,0 +1,143 @@
+#include "hw_models/read_channel.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "tlm_bus/sc/time.h"
+
+namespace drivevp {
+
+ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params, Spindle& spindle,
+                         Actuator& actuator)
+    : sc_module(name),
+      socket("socket"),
+      buffer_socket("buffer_socket"),
+      params_(params),
+      spindle_(spindle),
+      actuator_(actuator),
+      geometry_(params.geometry()),
+      period_(params.rotation_period()) {
+  socket.register_b_transport(this, &ReadChannel::b_transport);
+  buffer_socket.register_b_transport(this, &ReadChannel::buffer_transport);
+  auto u64 = [](auto v) { return static_cast<std::uint64_t>(v); };
+  regs_.add("LBN", 0x00, 8, [this] { return lbn_; }, [this](std::uint64_t v, tlm::tlm_generic_payload&) { lbn_ = v; });
+  regs_.add("COUNT", 0x08, 4, [this, u64] { return u64(count_); },
+            [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+              count_ = static_cast<std::uint32_t>(v);
+              if (buffer_.size() < std::uint64_t{count_} * kBlockBytes) buffer_.resize(std::uint64_t{count_} * kBlockBytes);
+            });
+  regs_.add("STATUS", 0x10, 4,
+            [this, u64] { return u64(transferring_.get()) | u64(done_pending_) << 1 | u64(error_) << 2; });
+  regs_.add("IRQ_ACK", 0x14, 4, nullptr, [this](std::uint64_t, tlm::tlm_generic_payload&) {
+    done_pending_ = false;
+    transfer_done_irq.lower();
+  });
+  regs_.add("TRANSFER_START_PS", 0x18, 8, [this, u64] { return u64(plan_.transfer_start.count()); });
+  regs_.add("TRANSFER_END_PS", 0x20, 8, [this, u64] { return u64(plan_.transfer_end.count()); });
+  SC_HAS_PROCESS(ReadChannel);
+  SC_METHOD(on_done);
+  sensitive << done_event_;
+  dont_initialize();
+}
+
+ReadChannel::Plan ReadChannel::plan(std::uint64_t lbn, std::uint64_t blocks, Time start) const {
+  Plan p;
+  Time t = start;
+  std::uint64_t next = lbn;
+  std::uint64_t remaining = blocks;
+  PhysicalAddress prev{};
+  bool first = true;
+  const Time origin = spindle_.phase_origin();
+  while (remaining > 0) {
+    const PhysicalAddress a = geometry_.locate(next);
+    if (!first) {  // cross into the next track: head switch or one-cylinder seek
+      const std::uint32_t dc = a.cylinder - prev.cylinder;
+      t += positioning_seek(
+          dc, a.head != prev.head, [this](std::uint32_t x) { return params_.seek_time(x); }, params_.settle(),
+          params_.head_switch());
+    }
+    t += rotational_wait(t, origin, period_, a.slot, a.sectors_per_track);
+    if (first) p.transfer_start = t;
+    const std::uint64_t k = std::min<std::uint64_t>(remaining, a.sectors_per_track - a.sector);
+    // End exactly on the leading edge of slot (slot + k), so that back-to-back accesses agree
+    // with rotational_wait().
+    t += sectors_time(period_, a.slot + k, a.sectors_per_track) - sectors_time(period_, a.slot, a.sectors_per_track);
+    remaining -= k;
+    next += k;
+    prev = a;
+    first = false;
+  }
+  p.transfer_end = t;
+  p.end_cylinder = prev.cylinder;
+  p.end_head = prev.head;
+  return p;
+}
+
+void ReadChannel::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  if (trans.get_address() == 0x0C) {  // COMMAND
+    std::uint32_t v = 0;
+    if (!trans.is_write() || trans.get_data_length() != 4) {
+      trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+      return;
+    }
+    std::memcpy(&v, trans.get_data_ptr(), 4);
+    if (v == 1 || v == 2) start(v == 2, delay);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  regs_.access(trans, trans.get_address());
+}
+
+void ReadChannel::buffer_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+  const std::uint64_t off = trans.get_address();
+  const std::uint64_t len = trans.get_data_length();
+  if (off + len > buffer_.size()) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  if (trans.is_read())
+    std::memcpy(trans.get_data_ptr(), buffer_.data() + off, len);
+  else
+    std::memcpy(buffer_.data() + off, trans.get_data_ptr(), len);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
+  const Time begin = sim_now() + to_time(delay);
+  bool ok = !transferring_ && count_ > 0 && lbn_ < geometry_.capacity_blocks() &&
+            count_ <= geometry_.capacity_blocks() - lbn_ && !actuator_.busy();
+  if (ok) {
+    const PhysicalAddress a = geometry_.locate(lbn_);
+    ok = a.cylinder == actuator_.cylinder() && a.head == actuator_.head();  // heads must be on track
+  }
+  if (!ok) {
+    error_ = true;
+    done_pending_ = true;
+    transfer_done_irq.raise(delay);
+    return;
+  }
+  error_ = false;
+  op_write_ = is_write;
+  plan_ = plan(lbn_, count_, begin);
+  transferring_ = true;
+  current_lbn_ = lbn_;
+  done_event_.notify(to_sc(plan_.transfer_end - sim_now()));
+}
+
+void ReadChannel::on_done() {
+  if (op_write_)
+    store_.write(lbn_, count_, buffer_.data());
+  else
+    store_.read(lbn_, count_, buffer_.data());
+  actuator_.follow_transfer(plan_.end_cylinder, plan_.end_head);
+  transferring_ = false;
+  done_pending_ = true;
+  transfer_done_irq.raise();
+}
+
+void ReadChannel::trace(Tracer& tracer, const std::string& prefix) {
+  tracer.add(TraceGroup::Mechanics, transferring_, prefix + ".transferring", WaveFormat::Binary, 1);
+  tracer.add(TraceGroup::Mechanics, current_lbn_, prefix + ".lbn", WaveFormat::Decimal, 64);
+}
+
+}  // namespace drivevp

@@ -1,0 +1,81 @@
+// Read/write channel and media model.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "hw_models/actuator.h"
+#include "hw_models/backing_store.h"
+#include "hw_models/disk_params.h"
+#include "hw_models/spindle.h"
+#include "tlm_bus/sc/irq.h"
+#include "tlm_bus/sc/register_bank.h"
+#include "waveforms/tracer.h"
+
+namespace drivevp {
+
+/// The read/write channel with the media: maps LBNs to (cylinder, head, sector) through the
+/// zoned, skewed layout (DiskGeometry), waits for the first target sector to come under the head
+/// (rotational latency from the spindle phase), transfers at the media rate (one sector per
+/// period/spt), and crosses track boundaries with a head switch or a one-cylinder seek followed
+/// by the rotational wait the skew leaves (usually none). Data moves through a sector buffer
+/// that the firmware reaches by DMA; the media contents live in a sparse BackingStore.
+/// Does not model: a read-ahead or write-back cache, ECC retries, defect remapping, sparing,
+/// zero-latency (out-of-order) reads.
+///
+/// Registers (docs/registers.md "Read channel"): LBN 0x00 RW64, COUNT 0x08 RW32, COMMAND 0x0C
+/// WO32 (1 read, 2 write), STATUS 0x10 RO32 (bit0 busy, bit1 done pending, bit2 error), IRQ_ACK
+/// 0x14 WO32, TRANSFER_START_PS 0x18 RO64, TRANSFER_END_PS 0x20 RO64. The buffer window (second
+/// socket) holds COUNT blocks from offset 0.
+class ReadChannel : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<ReadChannel> socket;         ///< registers
+  tlm_utils::simple_target_socket<ReadChannel> buffer_socket;  ///< sector buffer (DMA)
+  InterruptLine transfer_done_irq{"transfer_done_irq"};
+
+  ReadChannel(sc_core::sc_module_name name, const DiskParams& params, Spindle& spindle, Actuator& actuator);
+
+  const DiskGeometry& geometry() const { return geometry_; }
+  BackingStore& store() { return store_; }
+  void trace(Tracer& tracer, const std::string& prefix);
+
+  /// Timing of a media transfer of `blocks` blocks from `lbn`, starting at time `start` with the
+  /// heads on the first block's track: when the first sector comes under the head, when the last
+  /// one has passed, and where the heads end. Pure function of the parameters.
+  struct Plan {
+    Time transfer_start{0};
+    Time transfer_end{0};
+    std::uint32_t end_cylinder = 0;
+    std::uint32_t end_head = 0;
+  };
+  Plan plan(std::uint64_t lbn, std::uint64_t blocks, Time start) const;
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void buffer_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void start(bool is_write, const sc_core::sc_time& delay);
+  void on_done();
+  const DiskParams& params_;
+  Spindle& spindle_;
+  Actuator& actuator_;
+  DiskGeometry geometry_;
+  Time period_;
+  BackingStore store_;
+  std::vector<std::uint8_t> buffer_;
+  std::uint64_t lbn_ = 0;
+  std::uint32_t count_ = 0;
+  bool op_write_ = false;
+  Traced<bool> transferring_{false};
+  Traced<std::uint64_t> current_lbn_{0};
+  bool done_pending_ = false;
+  bool error_ = false;
+  Plan plan_;
+  sc_core::sc_event done_event_;
+  RegisterBank regs_;
+};
+
+}  // namespace drivevp

@@ -1,0 +1,51 @@
+#include "hw_models/spindle.h"
+
+#include "tlm_bus/sc/time.h"
+
+namespace drivevp {
+
+Spindle::Spindle(sc_core::sc_module_name name, Time period) : sc_module(name), socket("socket"), period_(period) {
+  socket.register_b_transport(this, &Spindle::b_transport);
+  regs_.add("PERIOD_PS", 0x00, 8, [this] { return static_cast<std::uint64_t>(period_.count()); });
+  regs_.add("INDEX_TIME_PS", 0x08, 8, [this] {
+    const std::int64_t now = sim_now().count();
+    return static_cast<std::uint64_t>(now - now % period_.count());
+  });
+  regs_.add("ANGLE", 0x10, 4, [this] { return static_cast<std::uint64_t>(phase_at(sim_now()) * 4294967296.0); });
+  regs_.add(
+      "INDEX_IRQ_ENABLE", 0x14, 4, [this] { return std::uint64_t{index_enabled_}; },
+      [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+        const bool was = index_enabled_;
+        index_enabled_ = v & 1;
+        if (index_enabled_ && !was) {
+          const std::int64_t now = sim_now().count();
+          index_event_.notify(to_sc(Time{period_.count() - now % period_.count()}));
+        }
+      });
+  regs_.add("IRQ_ACK", 0x18, 4, nullptr, [this](std::uint64_t, tlm::tlm_generic_payload&) { index_irq.lower(); });
+  SC_HAS_PROCESS(Spindle);
+  SC_METHOD(on_index);
+  sensitive << index_event_;
+  dont_initialize();
+}
+
+double Spindle::phase_at(Time t) const {
+  return static_cast<double>(t.count() % period_.count()) / static_cast<double>(period_.count());
+}
+
+void Spindle::on_index() {
+  if (!index_enabled_) return;
+  index_irq.raise();
+  index_event_.notify(to_sc(period_));
+}
+
+void Spindle::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+  regs_.access(trans, trans.get_address());
+}
+
+void Spindle::trace(Tracer& tracer, const std::string& prefix) {
+  tracer.add_plain(TraceGroup::Mechanics, angle_deg, prefix + ".angle_deg", WaveFormat::AnalogStep);
+  tracer.add_plain(TraceGroup::Mechanics, sector_under_head, prefix + ".sector_under_head", WaveFormat::Decimal, 32);
+}
+
+}  // namespace drivevp

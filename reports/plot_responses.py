@@ -1,0 +1,256 @@
+#!/usr/bin/python3
+"""Plots a run's response-time histogram and CDF.
+
+Input: the simulator's histogram CSV, header ``lower_ms,upper_ms,count,cumulative_fraction``,
+one row per non-empty log-linear bucket in ascending order; a bucket holds the responses r
+with lower_ms <= r < upper_ms, and cumulative_fraction is the fraction of all responses at or
+below the bucket's upper edge.
+
+Output, in OUTDIR:
+  response_histogram.png  bucket counts over a log response-time axis
+  response_cdf.png        cumulative fraction over a log response-time axis, with p50, p95 and
+                          p99 marked (interpolated linearly inside their bucket)
+
+Runs with Debian's /usr/bin/python3 and python3-matplotlib (the shebang names it, because a
+python3 earlier on PATH, e.g. pyenv's, may lack matplotlib).
+
+The same CSV gives the same PNG bytes (fixed size, DPI, style and metadata). Files are
+written atomically (temporary file in OUTDIR, then rename). A malformed CSV is reported as
+``FILE:LINE: expected ..., found ...`` with exit status 1, and nothing is written.
+
+Usage: plot_responses.py HISTOGRAM.csv OUTDIR [--title TEXT]
+"""
+
+import argparse
+import csv
+import math
+import os
+import sys
+import tempfile
+
+try:
+    import matplotlib
+except ImportError:
+    sys.exit(f"plot_responses.py: matplotlib is not installed for {sys.executable} "
+             "(Debian: apt-get install python3-matplotlib, then run with /usr/bin/python3)")
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+
+HEADER = ["lower_ms", "upper_ms", "count", "cumulative_fraction"]
+PERCENTILES = (50, 95, 99)
+FIGSIZE_IN = (8.0, 5.0)
+DPI = 100
+# The CSV's cumulative_fraction is printed with limited precision; it must agree with the
+# fraction recomputed from the counts to within this.
+CUMULATIVE_TOLERANCE = 1e-4
+
+
+class CsvError(Exception):
+    """A malformed histogram CSV: file, line, what was expected and what was found."""
+
+    def __init__(self, path, line, expected, found):
+        super().__init__(f"{path}:{line}: expected {expected}, found {found}")
+
+
+def parse_number(path, line, column, text, kind):
+    try:
+        value = int(text) if kind is int else float(text)
+    except ValueError:
+        raise CsvError(path, line, f"{column} as {'an integer' if kind is int else 'a number'}",
+                       repr(text)) from None
+    if kind is float and not math.isfinite(value):
+        raise CsvError(path, line, f"{column} as a finite number", repr(text))
+    return value
+
+
+def read_histogram(path):
+    """Returns a list of (lower_ms, upper_ms, count, cumulative_fraction); raises CsvError."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            rows = list(csv.reader(f))
+    except UnicodeDecodeError as e:
+        raise CsvError(path, 1, "UTF-8 text", f"undecodable bytes ({e.reason})") from None
+    if not rows:
+        raise CsvError(path, 1, "header " + ",".join(HEADER), "an empty file")
+    header = [field.strip() for field in rows[0]]
+    if header != HEADER:
+        raise CsvError(path, 1, "header " + ",".join(HEADER), ",".join(rows[0]))
+
+    buckets = []
+    line_numbers = []
+    previous_upper = None
+    previous_cumulative = 0.0
+    for line, row in enumerate(rows[1:], start=2):
+        if not row or all(not field.strip() for field in row):
+            continue  # blank line, e.g. at the end of the file
+        if len(row) != len(HEADER):
+            raise CsvError(path, line, f"{len(HEADER)} fields", f"{len(row)}: {','.join(row)}")
+        lower = parse_number(path, line, "lower_ms", row[0].strip(), float)
+        upper = parse_number(path, line, "upper_ms", row[1].strip(), float)
+        count = parse_number(path, line, "count", row[2].strip(), int)
+        cumulative = parse_number(path, line, "cumulative_fraction", row[3].strip(), float)
+        if lower < 0:
+            raise CsvError(path, line, "lower_ms >= 0", row[0])
+        if upper <= lower:
+            raise CsvError(path, line, f"upper_ms > lower_ms ({row[0]})", row[1])
+        if previous_upper is not None and lower < previous_upper:
+            raise CsvError(path, line,
+                           f"buckets in ascending order, lower_ms >= previous upper_ms "
+                           f"({previous_upper:g})", row[0])
+        if count < 1:
+            raise CsvError(path, line, "count >= 1 (one row per non-empty bucket)", row[2])
+        if not previous_cumulative < cumulative <= 1.0 + CUMULATIVE_TOLERANCE:
+            raise CsvError(path, line,
+                           f"cumulative_fraction increasing, in ({previous_cumulative:g}, 1]",
+                           row[3])
+        buckets.append((lower, upper, count, cumulative))
+        line_numbers.append(line)
+        previous_upper = upper
+        previous_cumulative = cumulative
+    if not buckets:
+        raise CsvError(path, len(rows) + 1, "at least one bucket row", "only the header")
+
+    total = sum(b[2] for b in buckets)
+    running = 0
+    for line, (_, _, count, cumulative) in zip(line_numbers, buckets):
+        running += count
+        if abs(running / total - cumulative) > CUMULATIVE_TOLERANCE:
+            raise CsvError(path, line,
+                           f"cumulative_fraction {running / total:.6f} (running count "
+                           f"{running} of {total})", f"{cumulative:g}")
+    return buckets
+
+
+def percentile(buckets, p):
+    """Response time at fraction p/100, interpolated linearly inside its bucket."""
+    total = sum(b[2] for b in buckets)
+    target = p / 100.0 * total
+    below = 0
+    for lower, upper, count, _ in buckets:
+        if below + count >= target:
+            return lower + (upper - lower) * (target - below) / count
+        below += count
+    return buckets[-1][1]
+
+
+def log_left_edge(buckets):
+    """Left edge of the first bucket on a log axis (a bucket starting at 0 cannot be drawn)."""
+    lower, upper = buckets[0][0], buckets[0][1]
+    return lower if lower > 0 else upper / 10.0
+
+
+def titled(title, what):
+    return f"{title}: {what}" if title else what.capitalize()
+
+
+def plot_histogram(buckets, title):
+    fig, ax = plt.subplots(figsize=FIGSIZE_IN, dpi=DPI)
+    lefts = [b[0] if b[0] > 0 else log_left_edge(buckets) for b in buckets]
+    widths = [b[1] - left for b, left in zip(buckets, lefts)]
+    ax.bar(lefts, [b[2] for b in buckets], width=widths, align="edge", color="tab:blue",
+           edgecolor="black", linewidth=0.4)
+    ax.set_xscale("log")
+    ax.set_xlim(log_left_edge(buckets), buckets[-1][1])
+    ax.set_xlabel("response time (ms)")
+    ax.set_ylabel("requests")
+    ax.set_title(titled(title, "response-time histogram"))
+    ax.grid(True, which="major", axis="both", alpha=0.3)
+    total = sum(b[2] for b in buckets)
+    ax.text(0.99, 0.97, f"{total} requests", transform=ax.transAxes, ha="right", va="top")
+    fig.tight_layout()
+    return fig
+
+
+def plot_cdf(buckets, title):
+    fig, ax = plt.subplots(figsize=FIGSIZE_IN, dpi=DPI)
+    total = sum(b[2] for b in buckets)
+    xs, ys = [], []
+    running = 0
+    for lower, upper, count, _ in buckets:
+        xs.append(lower if lower > 0 else log_left_edge(buckets))
+        ys.append(running / total)
+        running += count
+        xs.append(upper)
+        ys.append(running / total)
+    ax.plot(xs, ys, color="tab:blue", linewidth=1.5, label="CDF")
+    colours = {50: "tab:green", 95: "tab:orange", 99: "tab:red"}
+    for p in PERCENTILES:
+        value = percentile(buckets, p)
+        ax.axvline(value, color=colours[p], linestyle="--", linewidth=1.0,
+                   label=f"p{p} = {value:.4g} ms")
+        ax.plot([value], [p / 100.0], marker="o", color=colours[p], markersize=4)
+    ax.set_xscale("log")
+    ax.set_xlim(log_left_edge(buckets), buckets[-1][1])
+    ax.set_ylim(0.0, 1.02)
+    ax.set_xlabel("response time (ms)")
+    ax.set_ylabel("fraction of requests")
+    ax.set_title(titled(title, "response-time CDF"))
+    ax.grid(True, which="major", axis="both", alpha=0.3)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def save_atomically(fig, path):
+    """Writes fig as PNG to a temporary file next to path; returns the temporary name."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".png", dir=directory)
+    try:
+        # mkstemp makes the file private; give it the mode an ordinary open() would.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
+        with os.fdopen(fd, "wb") as f:
+            fig.savefig(f, format="png", dpi=DPI, metadata={"Software": None})
+    except BaseException:
+        os.unlink(temp)
+        raise
+    finally:
+        plt.close(fig)
+    return temp
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description="Plot the response-time histogram and CDF of a drivevp run.")
+    parser.add_argument("histogram_csv", help="CSV: lower_ms,upper_ms,count,cumulative_fraction")
+    parser.add_argument("outdir", help="directory for response_histogram.png and response_cdf.png")
+    parser.add_argument("--title", default="", help="title prefix, e.g. the scenario name")
+    args = parser.parse_args(argv)
+
+    try:
+        buckets = read_histogram(args.histogram_csv)
+    except CsvError as e:
+        print(f"plot_responses.py: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"plot_responses.py: cannot read {args.histogram_csv}: {e.strerror}", file=sys.stderr)
+        return 1
+
+    # Matplotlib's built-in defaults, not the user's matplotlibrc: same input, same bytes.
+    matplotlib.rcdefaults()
+    try:
+        os.makedirs(args.outdir, exist_ok=True)
+        outputs = [
+            (os.path.join(args.outdir, "response_histogram.png"), plot_histogram(buckets, args.title)),
+            (os.path.join(args.outdir, "response_cdf.png"), plot_cdf(buckets, args.title)),
+        ]
+        temps = []
+        try:
+            for path, fig in outputs:
+                temps.append((save_atomically(fig, path), path))
+        except BaseException:
+            for temp, _ in temps:
+                os.unlink(temp)
+            raise
+        for temp, path in temps:
+            os.replace(temp, path)
+    except OSError as e:
+        print(f"plot_responses.py: cannot write to {args.outdir}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,528 @@
+#include "testbench/scenario/scenario.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "testbench/scenario/default_scenario.h"  // generated from configs/default.toml
+
+namespace drivevp {
+namespace {
+
+/// A leaf value with where it came from.
+struct Entry {
+  const toml::node* node;
+  std::string where;  ///< "file:line" or "--set KEY=VALUE"
+};
+
+/// A key the scenario accepts.
+struct KeySpec {
+  std::string key;
+  std::string type;     ///< for messages: "an integer", "a number", "a string", ...
+  std::string allowed;  ///< for messages and `drivevp keys`
+  std::string description;
+  std::function<void(const toml::node&, Scenario&)> apply;  ///< throws Invalid
+};
+
+/// Thrown by value readers; load_scenario() adds the location and key.
+struct Invalid {
+  std::string expected;
+  std::string found;
+};
+
+std::string show(const toml::node& n) {
+  std::ostringstream os;
+  if (n.is_string())
+    os << '\'' << *n.value<std::string>() << '\'';
+  else if (n.is_table())
+    os << "a table";
+  else if (const toml::array* a = n.as_array())
+    os << *a;
+  else if (n.is_integer())
+    os << *n.value<std::int64_t>();
+  else if (n.is_floating_point())
+    os << *n.value<double>();
+  else if (n.is_boolean())
+    os << (*n.value<bool>() ? "true" : "false");
+  else
+    os << "a " << n.type();
+  std::string s = os.str();
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return s;
+}
+
+std::int64_t get_int(const toml::node& n, std::int64_t lo, std::int64_t hi) {
+  const auto v = n.value_exact<std::int64_t>();
+  const std::string range = fmt::format("an integer in [{}, {}]", lo, hi);
+  if (!v) throw Invalid{range, show(n)};
+  if (*v < lo || *v > hi) throw Invalid{range, show(n)};
+  return *v;
+}
+
+double get_float(const toml::node& n, double lo, double hi, bool lo_open = false) {
+  const auto v = n.is_integer() ? std::optional<double>(static_cast<double>(*n.value<std::int64_t>())) : n.value_exact<double>();
+  const std::string range = fmt::format("a number in {}{}, {}]", lo_open ? "(" : "[", lo, hi);
+  if (!v || !std::isfinite(*v)) throw Invalid{range, show(n)};
+  if (*v < lo || (lo_open && *v == lo) || *v > hi) throw Invalid{range, show(n)};
+  return *v;
+}
+
+bool get_bool(const toml::node& n) {
+  const auto v = n.value_exact<bool>();
+  if (!v) throw Invalid{"true or false", show(n)};
+  return *v;
+}
+
+std::string one_of_text(const std::vector<std::string>& allowed) {
+  std::string s = "one of ";
+  for (std::size_t i = 0; i < allowed.size(); ++i) s += (i ? ", " : "") + allowed[i];
+  return s;
+}
+
+std::string get_choice(const toml::node& n, const std::vector<std::string>& allowed) {
+  const auto v = n.value_exact<std::string>();
+  if (!v || std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) throw Invalid{one_of_text(allowed), show(n)};
+  return *v;
+}
+
+std::string get_string(const toml::node& n) {
+  const auto v = n.value_exact<std::string>();
+  if (!v || v->empty()) throw Invalid{"a non-empty string", show(n)};
+  return *v;
+}
+
+/// A duration: a number of seconds, or a string "<number> <unit>" with unit ps, ns, us, ms, s.
+Time get_time(const toml::node& n) {
+  const std::string expected = "a duration: seconds as a number, or a string such as \"250 ms\" (ps, ns, us, ms, s)";
+  if (n.is_number()) {
+    const double s = n.is_integer() ? static_cast<double>(*n.value<std::int64_t>()) : *n.value<double>();
+    if (!std::isfinite(s) || s < 0 || s > 9.0e6) throw Invalid{expected + ", >= 0", show(n)};
+    return from_s(s);
+  }
+  const auto str = n.value_exact<std::string>();
+  if (!str) throw Invalid{expected, show(n)};
+  std::istringstream is(*str);
+  double v = 0;
+  std::string unit;
+  if (!(is >> v) || !(is >> unit) || !is.eof() || v < 0 || !std::isfinite(v)) {
+    is.clear();
+    throw Invalid{expected, show(n)};
+  }
+  static const std::map<std::string, double> to_s_factor = {
+      {"ps", 1e-12}, {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
+  auto it = to_s_factor.find(unit);
+  if (it == to_s_factor.end() || v * it->second > 9.0e6) throw Invalid{expected, show(n)};
+  return from_s(v * it->second);
+}
+
+std::vector<std::string> keys_of_policies() {
+  std::vector<std::string> k;
+  for (const PolicyInfo& p : policy_registry()) k.push_back(p.key);
+  return k;
+}
+
+void rebuild_single_zone(DiskParams& d, std::uint32_t spt) { d.zones = {Zone{0, d.cylinders, spt}}; }
+
+std::vector<KeySpec> build_schema() {
+  std::vector<KeySpec> s;
+  auto add = [&s](std::string key, std::string type, std::string allowed, std::string desc,
+                  std::function<void(const toml::node&, Scenario&)> apply) {
+    s.push_back({std::move(key), std::move(type), std::move(allowed), std::move(desc), std::move(apply)});
+  };
+  // [device] — preset first, then overrides (keys equal DiskParams members).
+  add("device.preset", "string", one_of_text(disk_preset_names()), "device preset (hw_models/disk_params.h)",
+      [](const toml::node& n, Scenario& sc) { sc.device = disk_preset(get_choice(n, disk_preset_names())); });
+  add("device.cylinders", "integer", "[1, 10000000]", "cylinders (single-zone presets keep one zone)",
+      [](const toml::node& n, Scenario& sc) {
+        sc.device.cylinders = static_cast<std::uint32_t>(get_int(n, 1, 10'000'000));
+        if (sc.device.zones.size() == 1) rebuild_single_zone(sc.device, sc.device.zones[0].sectors_per_track);
+      });
+  add("device.heads", "integer", "[1, 1024]", "tracks per cylinder",
+      [](const toml::node& n, Scenario& sc) { sc.device.heads = static_cast<std::uint32_t>(get_int(n, 1, 1024)); });
+  add("device.sectors_per_track", "integer", "[1, 100000]", "sectors per track (makes the disk single-zone)",
+      [](const toml::node& n, Scenario& sc) {
+        rebuild_single_zone(sc.device, static_cast<std::uint32_t>(get_int(n, 1, 100'000)));
+      });
+  add("device.track_skew", "integer", "[0, 99999]", "track skew in sectors",
+      [](const toml::node& n, Scenario& sc) { sc.device.track_skew = static_cast<std::uint32_t>(get_int(n, 0, 99'999)); });
+  add("device.cylinder_skew", "integer", "[0, 99999]", "cylinder skew in sectors", [](const toml::node& n, Scenario& sc) {
+    sc.device.cylinder_skew = static_cast<std::uint32_t>(get_int(n, 0, 99'999));
+  });
+  add("device.rpm", "number", "[60, 100000]", "spindle speed in revolutions per minute",
+      [](const toml::node& n, Scenario& sc) { sc.device.rpm = get_float(n, 60, 100'000); });
+  add("device.head_switch_ms", "number", "[0, 1000]", "head switch time, ms",
+      [](const toml::node& n, Scenario& sc) { sc.device.head_switch_ms = get_float(n, 0, 1000); });
+  add("device.settle_ms", "number", "[0, 1000]", "settle time added to every arm move, ms",
+      [](const toml::node& n, Scenario& sc) { sc.device.settle_ms = get_float(n, 0, 1000); });
+  add("device.command_overhead_ms", "number", "[0, 1000]", "controller overhead per command, ms",
+      [](const toml::node& n, Scenario& sc) { sc.device.command_overhead_ms = get_float(n, 0, 1000); });
+  add("device.seek_calibration_samples", "integer", "[2, 128]", "seek samples in the parameter page",
+      [](const toml::node& n, Scenario& sc) {
+        sc.device.seek_calibration_samples = static_cast<std::uint32_t>(get_int(n, 2, 128));
+      });
+  add("device.seek_curve.short_const_ms", "number", "[0, 1000]", "seek curve: short-branch constant, ms",
+      [](const toml::node& n, Scenario& sc) { sc.device.seek_curve.short_const_ms = get_float(n, 0, 1000); });
+  add("device.seek_curve.short_sqrt_ms", "number", "[0, 1000]", "seek curve: short-branch sqrt(d) coefficient, ms",
+      [](const toml::node& n, Scenario& sc) { sc.device.seek_curve.short_sqrt_ms = get_float(n, 0, 1000); });
+  add("device.seek_curve.long_const_ms", "number", "[0, 1000]", "seek curve: long-branch constant, ms",
+      [](const toml::node& n, Scenario& sc) { sc.device.seek_curve.long_const_ms = get_float(n, 0, 1000); });
+  add("device.seek_curve.long_linear_ms", "number", "[0, 1000]", "seek curve: long-branch d coefficient, ms",
+      [](const toml::node& n, Scenario& sc) { sc.device.seek_curve.long_linear_ms = get_float(n, 0, 1000); });
+  add("device.seek_curve.short_max_distance", "integer", "[0, 10000000]", "seek curve: last distance of the short branch",
+      [](const toml::node& n, Scenario& sc) {
+        sc.device.seek_curve.short_max_distance = static_cast<std::uint32_t>(get_int(n, 0, 10'000'000));
+      });
+  add("device.seek_table", "array", "[[distance, ms], ...] with distances >= 1 strictly increasing",
+      "seek profile as a table of samples (overrides the curve)", [](const toml::node& n, Scenario& sc) {
+        const std::string expected = "an array of [distance, ms] pairs, distances >= 1 strictly increasing";
+        const toml::array* a = n.as_array();
+        if (!a || a->empty()) throw Invalid{expected, show(n)};
+        std::vector<std::uint32_t> d;
+        std::vector<Time> t;
+        for (const toml::node& e : *a) {
+          const toml::array* p = e.as_array();
+          if (!p || p->size() != 2) throw Invalid{expected, show(e)};
+          const std::int64_t dist = get_int(*p->get(0), 1, 10'000'000);
+          if (!d.empty() && dist <= d.back()) throw Invalid{expected, show(e)};
+          d.push_back(static_cast<std::uint32_t>(dist));
+          t.push_back(from_ms(get_float(*p->get(1), 0, 10'000)));
+        }
+        sc.device.seek_table = SeekTable(std::move(d), std::move(t));
+      });
+  // [firmware]
+  add("firmware.policy", "string", one_of_text(keys_of_policies()), "scheduling policy (firmware/policies/)",
+      [](const toml::node& n, Scenario& sc) { sc.policy = get_choice(n, keys_of_policies()); });
+  add("firmware.queue_depth", "integer", "[1, 65536]", "commands the firmware holds (NCQ depth)",
+      [](const toml::node& n, Scenario& sc) { sc.controller.queue_depth = static_cast<std::uint32_t>(get_int(n, 1, 65536)); });
+  // [workload]
+  add("workload.kind", "string", "one of synthetic, trace", "where requests come from",
+      [](const toml::node& n, Scenario& sc) {
+        sc.workload_kind = get_choice(n, {"synthetic", "trace"}) == "trace" ? Scenario::WorkloadKind::Trace
+                                                                             : Scenario::WorkloadKind::Synthetic;
+      });
+  add("workload.loop", "string", "one of open, closed", "open: submit at arrival times; closed: keep `outstanding` in flight",
+      [](const toml::node& n, Scenario& sc) { sc.host.closed_loop = get_choice(n, {"open", "closed"}) == "closed"; });
+  add("workload.outstanding", "integer", "[1, 65536]", "closed loop: commands kept in flight (<= firmware.queue_depth)",
+      [](const toml::node& n, Scenario& sc) { sc.host.outstanding = static_cast<std::uint32_t>(get_int(n, 1, 65536)); });
+  // synthetic
+  add("workload.arrival", "string", "one of poisson, fixed", "synthetic: arrival process",
+      [](const toml::node& n, Scenario& sc) { sc.synthetic.arrival = *parse_arrival_process(get_choice(n, {"poisson", "fixed"})); });
+  add("workload.rate_per_s", "number", "(0, 1e9]", "synthetic: mean arrival rate, requests per second",
+      [](const toml::node& n, Scenario& sc) { sc.synthetic.rate_per_s = get_float(n, 0, 1e9, true); });
+  add("workload.address", "string", "one of uniform, zipf", "synthetic: address distribution",
+      [](const toml::node& n, Scenario& sc) { sc.synthetic.address = *parse_address_distribution(get_choice(n, {"uniform", "zipf"})); });
+  add("workload.zipf_theta", "number", "(0, 100]", "synthetic: Zipf exponent",
+      [](const toml::node& n, Scenario& sc) { sc.synthetic.zipf_theta = get_float(n, 0, 100, true); });
+  add("workload.alignment_blocks", "integer", "[1, 1048576]", "synthetic: start LBNs are multiples of this",
+      [](const toml::node& n, Scenario& sc) { sc.synthetic.alignment_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20)); });
+  add("workload.size", "string", "one of constant, uniform, exponential, normal, gamma", "synthetic: size distribution",
+      [](const toml::node& n, Scenario& sc) {
+        sc.synthetic.size = *parse_size_distribution(get_choice(n, {"constant", "uniform", "exponential", "normal", "gamma"}));
+      });
+  add("workload.size_blocks", "integer", "[1, 1048576]", "synthetic: constant size, blocks",
+      [](const toml::node& n, Scenario& sc) { sc.synthetic.size_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20)); });
+  add("workload.size_min_blocks", "integer", "[1, 1048576]", "synthetic: uniform size lower bound, blocks",
+      [](const toml::node& n, Scenario& sc) { sc.synthetic.size_min_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20)); });
+  add("workload.size_max_blocks", "integer", "[1, 1048576]", "synthetic: uniform size upper bound, blocks",
+      [](const toml::node& n, Scenario& sc) { sc.synthetic.size_max_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20)); });
+  add("workload.size_mean_blocks", "number", "(0, 1048576]", "synthetic: mean size (exponential, normal, gamma), blocks",
+      [](const toml::node& n, Scenario& sc) { sc.synthetic.size_mean_blocks = get_float(n, 0, 1 << 20, true); });
+  add("workload.size_stddev_blocks", "number", "[0, 1048576]", "synthetic: size standard deviation (normal, gamma), blocks",
+      [](const toml::node& n, Scenario& sc) { sc.synthetic.size_stddev_blocks = get_float(n, 0, 1 << 20); });
+  add("workload.max_blocks", "integer", "[1, 1048576]", "synthetic: upper clamp of every size, blocks",
+      [](const toml::node& n, Scenario& sc) { sc.synthetic.max_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20)); });
+  add("workload.read_fraction", "number", "[0, 1]", "synthetic: probability that a request is a read",
+      [](const toml::node& n, Scenario& sc) { sc.synthetic.read_fraction = get_float(n, 0, 1); });
+  // trace
+  add("workload.path", "string or array of strings", "existing trace file(s); several fio job logs are merged",
+      "trace: file(s), relative to the scenario file", [](const toml::node& n, Scenario& sc) {
+        sc.trace.paths.clear();
+        if (const toml::array* a = n.as_array()) {
+          if (a->empty()) throw Invalid{"a non-empty string or array of strings", show(n)};
+          for (const toml::node& e : *a) sc.trace.paths.push_back(get_string(e));
+        } else {
+          sc.trace.paths.push_back(get_string(n));
+        }
+      });
+  add("workload.format", "string", "one of auto, disksim, spc, msr, fio, blkparse, ftrace, ssdsim, mqsim",
+      "trace: format (auto: detected from the content)", [](const toml::node& n, Scenario& sc) {
+        sc.trace.format = *parse_trace_format(
+            get_choice(n, {"auto", "disksim", "spc", "msr", "fio", "blkparse", "ftrace", "ssdsim", "mqsim"}));
+      });
+  add("workload.time_scale", "number", "(0, 1000000]", "trace: inter-arrival times are divided by this (002 §4)",
+      [](const toml::node& n, Scenario& sc) { sc.trace.time_scale = get_float(n, 0, 1e6, true); });
+  add("workload.capacity", "string", "one of error, wrap, scale", "trace: addresses beyond the capacity",
+      [](const toml::node& n, Scenario& sc) { sc.trace.capacity = *parse_capacity_policy(get_choice(n, {"error", "wrap", "scale"})); });
+  add("workload.device", "integer", "[0, 4294967295]", "trace: keep only this device / ASU",
+      [](const toml::node& n, Scenario& sc) { sc.trace.device = static_cast<std::uint32_t>(get_int(n, 0, 4294967295LL)); });
+  add("workload.start_s", "number", "[0, 1e9]", "trace: window start, trace seconds",
+      [](const toml::node& n, Scenario& sc) { sc.trace.start_s = get_float(n, 0, 1e9); });
+  add("workload.stop_s", "number", "[0, 1e9]", "trace: window end, trace seconds",
+      [](const toml::node& n, Scenario& sc) { sc.trace.stop_s = get_float(n, 0, 1e9); });
+  add("workload.skip_requests", "integer", "[0, 1e15]", "trace: drop the first N kept requests",
+      [](const toml::node& n, Scenario& sc) { sc.trace.skip_requests = static_cast<std::uint64_t>(get_int(n, 0, 1'000'000'000'000'000)); });
+  add("workload.lenient", "boolean", "true or false", "trace: skip malformed lines, count and report them",
+      [](const toml::node& n, Scenario& sc) { sc.trace.lenient = get_bool(n); });
+  // [run]
+  add("run.seed", "integer", "[0, 9223372036854775807]", "random seed",
+      [](const toml::node& n, Scenario& sc) { sc.seed = static_cast<std::uint64_t>(get_int(n, 0, INT64_MAX)); });
+  add("run.requests", "integer", "[0, 1e12]", "synthetic: requests to generate (>= 1); trace: limit, 0 = whole trace",
+      [](const toml::node& n, Scenario& sc) { sc.requests = static_cast<std::uint64_t>(get_int(n, 0, 1'000'000'000'000)); });
+  add("run.warmup_requests", "integer", "[0, 1e12]", "completions left out of summary metrics",
+      [](const toml::node& n, Scenario& sc) { sc.warmup_requests = static_cast<std::uint64_t>(get_int(n, 0, 1'000'000'000'000)); });
+  add("run.check_data", "boolean", "true or false", "write patterns and check read data",
+      [](const toml::node& n, Scenario& sc) { sc.host.check_data = get_bool(n); });
+  add("run.progress", "boolean", "true or false", "progress line on a terminal's stderr",
+      [](const toml::node& n, Scenario& sc) { sc.progress = get_bool(n); });
+  // [trace]
+  add("trace.enabled", "boolean", "true or false", "write waves.vcd and waves.gtkw",
+      [](const toml::node& n, Scenario& sc) { sc.tracing = get_bool(n); });
+  add("trace.groups", "array of strings", "any of mechanics, firmware, bus, host", "signal groups to trace",
+      [](const toml::node& n, Scenario& sc) {
+        const toml::array* a = n.as_array();
+        if (!a || a->empty()) throw Invalid{"a non-empty array of mechanics, firmware, bus, host", show(n)};
+        sc.trace_groups.clear();
+        for (const toml::node& e : *a) {
+          const std::string g = get_choice(e, {"mechanics", "firmware", "bus", "host"});
+          const TraceGroup tg = g == "mechanics" ? TraceGroup::Mechanics
+                                : g == "firmware" ? TraceGroup::Firmware
+                                : g == "bus"      ? TraceGroup::Bus
+                                                  : TraceGroup::Host;
+          if (std::find(sc.trace_groups.begin(), sc.trace_groups.end(), tg) == sc.trace_groups.end())
+            sc.trace_groups.push_back(tg);
+        }
+      });
+  add("trace.start", "duration", "seconds, or a string with a unit", "trace window start (simulated time)",
+      [](const toml::node& n, Scenario& sc) { sc.trace_start = get_time(n); });
+  add("trace.stop", "duration", "seconds, or a string with a unit; 0 = until the end", "trace window end",
+      [](const toml::node& n, Scenario& sc) { sc.trace_stop = get_time(n); });
+  add("trace.sample_period", "duration", "(0, 1 s]", "sampling period of angle / arm position",
+      [](const toml::node& n, Scenario& sc) {
+        const Time t = get_time(n);
+        if (t <= Time{0} || t > from_s(1)) throw Invalid{"a duration in (0, 1 s]", show(n)};
+        sc.trace_sample_period = t;
+      });
+  add("trace.fst", "boolean", "true or false", "also convert the VCD to waves.fst with vcd2fst",
+      [](const toml::node& n, Scenario& sc) { sc.trace_fst = get_bool(n); });
+  // [output]
+  add("output.dir", "string", "a directory path", "where summary.json, requests.csv, ... go",
+      [](const toml::node& n, Scenario& sc) { sc.output_dir = get_string(n); });
+  add("output.plots", "boolean", "true or false", "response-time histogram and CDF PNGs",
+      [](const toml::node& n, Scenario& sc) { sc.plots = get_bool(n); });
+  return s;
+}
+
+const std::vector<KeySpec>& schema() {
+  static const std::vector<KeySpec> s = build_schema();
+  return s;
+}
+
+void flatten(const toml::table& t, const std::string& prefix, const std::string& file,
+             std::map<std::string, Entry>& out) {
+  for (auto&& [k, v] : t) {
+    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    if (const toml::table* sub = v.as_table()) {
+      flatten(*sub, key, file, out);
+    } else {
+      out[key] = {&v, fmt::format("{}:{}", file, v.source().begin.line)};
+    }
+  }
+}
+
+bool is_trace_key(const std::string& k) {
+  static const std::vector<std::string> keys = {"workload.path", "workload.format", "workload.time_scale",
+                                                "workload.capacity", "workload.device", "workload.start_s",
+                                                "workload.stop_s", "workload.skip_requests", "workload.lenient"};
+  return std::find(keys.begin(), keys.end(), k) != keys.end();
+}
+bool is_synthetic_key(const std::string& k) {
+  static const std::vector<std::string> keys = {
+      "workload.arrival", "workload.rate_per_s", "workload.address", "workload.zipf_theta",
+      "workload.alignment_blocks", "workload.size", "workload.size_blocks", "workload.size_min_blocks",
+      "workload.size_max_blocks", "workload.size_mean_blocks", "workload.size_stddev_blocks",
+      "workload.max_blocks", "workload.read_fraction"};
+  return std::find(keys.begin(), keys.end(), k) != keys.end();
+}
+
+std::string data_dir() {
+  if (const char* d = std::getenv("DRIVEVP_DATA_DIR"); d && *d) return d;
+  return DRIVEVP_DATA_DIR;
+}
+
+}  // namespace
+
+const char* default_scenario_text() { return kDefaultScenarioToml; }
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  Scenario sc;
+  sc.device = hp97560();
+  sc.trace_groups = {TraceGroup::Mechanics, TraceGroup::Firmware, TraceGroup::Bus, TraceGroup::Host};
+  toml::table root;
+  const std::string file = path.empty() ? "<default scenario>" : path;
+  sc.source = file;
+  try {
+    root = path.empty() ? toml::parse(std::string_view(kDefaultScenarioToml), std::string_view("<default scenario>")) : toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    if (e.source().begin.line == 0) throw ConfigError(fmt::format("{}: cannot read the scenario: {}", file, e.description()));
+    throw ConfigError(fmt::format("{}:{}: TOML syntax error: {}", file, e.source().begin.line, e.description()));
+  }
+  if (path.empty()) {
+    sc.base_dir = data_dir();
+  } else {
+    const auto slash = path.find_last_of('/');
+    sc.base_dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  }
+
+  std::map<std::string, Entry> entries;
+  flatten(root, "", file, entries);
+  std::vector<toml::table> override_tables;
+  override_tables.reserve(overrides.size());
+  for (const std::string& o : overrides) {
+    const auto eq = o.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw ConfigError(fmt::format("--set {}: expected KEY=VALUE, found no '='", o));
+    const std::string key = o.substr(0, eq);
+    const std::string value = o.substr(eq + 1);
+    toml::table t;
+    try {
+      t = toml::parse("v = " + value);
+    } catch (const toml::parse_error&) {
+      t = toml::table{{"v", value}};
+    }
+    override_tables.push_back(std::move(t));
+    entries[key] = {override_tables.back().get("v"), "--set " + o};
+  }
+
+  // Unknown keys first: nothing is applied if any key is wrong.
+  const std::string policy_key = [&] {
+    auto it = entries.find("firmware.policy");
+    if (it == entries.end()) return sc.policy;
+    const auto v = it->second.node->value_exact<std::string>();
+    return v ? *v : std::string();
+  }();
+  const PolicyInfo* policy_info = find_policy(policy_key);
+  for (const auto& [key, e] : entries) {
+    const bool known = std::any_of(schema().begin(), schema().end(), [&](const KeySpec& k) { return k.key == key; });
+    if (known) continue;
+    if (key.rfind("firmware.", 0) == 0 && policy_info) {
+      const std::string param = key.substr(9);
+      if (std::any_of(policy_info->params.begin(), policy_info->params.end(),
+                      [&](const PolicyParameter& p) { return p.name == param; }))
+        continue;
+      std::string allowed;
+      for (const PolicyParameter& p : policy_info->params) allowed += ", firmware." + p.name;
+      throw ConfigError(fmt::format("{}: unknown key '{}': policy '{}' accepts firmware.policy, firmware.queue_depth{}",
+                                    e.where, key, policy_info->key, allowed));
+    }
+    const std::string section = key.substr(0, key.find('.'));
+    std::string allowed;
+    for (const KeySpec& k : schema())
+      if (k.key.rfind(section + ".", 0) == 0) allowed += (allowed.empty() ? "" : ", ") + k.key;
+    if (allowed.empty()) allowed = "sections device, firmware, workload, run, trace, output";
+    throw ConfigError(fmt::format("{}: unknown key '{}'; allowed: {}", e.where, key, allowed));
+  }
+
+  for (const KeySpec& k : schema()) {
+    auto it = entries.find(k.key);
+    if (it == entries.end()) continue;
+    try {
+      k.apply(*it->second.node, sc);
+    } catch (const Invalid& inv) {
+      throw ConfigError(fmt::format("{}: {}: expected {}, found {}", it->second.where, k.key, inv.expected, inv.found));
+    } catch (const std::invalid_argument& ex) {
+      throw ConfigError(fmt::format("{}: {}: {}", it->second.where, k.key, ex.what()));
+    }
+  }
+  // Policy parameters.
+  if (policy_info) {
+    for (const PolicyParameter& p : policy_info->params) {
+      auto it = entries.find("firmware." + p.name);
+      if (it == entries.end()) continue;
+      try {
+        sc.policy_params[p.name] = get_float(*it->second.node, p.min, p.max);
+      } catch (const Invalid& inv) {
+        throw ConfigError(fmt::format("{}: firmware.{}: expected {}, found {}", it->second.where, p.name, inv.expected, inv.found));
+      }
+    }
+  }
+
+  // Keys that do not apply to the chosen workload kind are errors (set but never used).
+  for (const auto& [key, e] : entries) {
+    if (sc.workload_kind == Scenario::WorkloadKind::Synthetic && is_trace_key(key))
+      throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"trace\"", e.where, key));
+    if (sc.workload_kind == Scenario::WorkloadKind::Trace && is_synthetic_key(key))
+      throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"synthetic\"", e.where, key));
+    if (!sc.host.closed_loop && key == "workload.outstanding")
+      throw ConfigError(fmt::format("{}: workload.outstanding applies only to workload.loop = \"closed\"", e.where));
+    if (!sc.tracing && key.rfind("trace.", 0) == 0 && key != "trace.enabled")
+      throw ConfigError(fmt::format("{}: {} has no effect unless trace.enabled = true", e.where, key));
+  }
+
+  // Cross-key checks.
+  auto where = [&](const std::string& key) {
+    auto it = entries.find(key);
+    return it == entries.end() ? file : it->second.where;
+  };
+  try {
+    sc.device.validate();
+  } catch (const std::invalid_argument& ex) {
+    throw ConfigError(fmt::format("{}: {}", file, ex.what()));
+  }
+  if (sc.host.closed_loop && sc.host.outstanding > sc.controller.queue_depth)
+    throw ConfigError(fmt::format("{}: workload.outstanding: expected at most firmware.queue_depth ({}), found {}",
+                                  where("workload.outstanding"), sc.controller.queue_depth, sc.host.outstanding));
+  if (sc.tracing && sc.trace_stop > Time{0} && sc.trace_stop <= sc.trace_start)
+    throw ConfigError(fmt::format("{}: trace.stop: expected a time after trace.start, or 0", where("trace.stop")));
+  if (sc.trace_sample_period == Time{0}) sc.trace_sample_period = sc.device.rotation_period() / 64;
+  const std::uint64_t capacity = sc.device.geometry().capacity_blocks();
+  if (sc.workload_kind == Scenario::WorkloadKind::Synthetic) {
+    if (sc.requests == 0)
+      throw ConfigError(fmt::format("{}: run.requests: expected an integer >= 1 for a synthetic workload, found 0",
+                                    where("run.requests")));
+    sc.synthetic.seed = sc.seed;
+    sc.synthetic.requests = sc.requests;
+    sc.synthetic.capacity_blocks = capacity;
+    if (sc.synthetic.max_blocks > capacity) sc.synthetic.max_blocks = static_cast<std::uint32_t>(capacity);
+    try {
+      sc.synthetic.validate();
+    } catch (const std::invalid_argument& ex) {
+      throw ConfigError(fmt::format("{}: workload: {}", file, ex.what()));
+    }
+  } else {
+    if (sc.trace.paths.empty())
+      throw ConfigError(fmt::format("{}: workload.path: expected a trace file for workload.kind = \"trace\", found none", file));
+    for (std::string& p : sc.trace.paths)
+      if (!p.empty() && p[0] != '/') p = sc.base_dir + "/" + p;
+    if (sc.trace.stop_s >= 0 && entries.count("workload.stop_s") && sc.trace.stop_s <= sc.trace.start_s)
+      throw ConfigError(fmt::format("{}: workload.stop_s: expected a time after workload.start_s ({}), found {}",
+                                    where("workload.stop_s"), sc.trace.start_s, sc.trace.stop_s));
+    if (!entries.count("workload.stop_s")) sc.trace.stop_s = -1;
+    sc.trace.max_requests = sc.requests;
+    if (!entries.count("run.requests")) sc.trace.max_requests = 0;
+    sc.trace.capacity_blocks = capacity;
+  }
+  try {
+    (void)make_policy(sc.policy, sc.policy_params);
+  } catch (const std::invalid_argument& ex) {
+    throw ConfigError(fmt::format("{}: firmware: {}", file, ex.what()));
+  }
+  return sc;
+}
+
+std::string describe_scenario_keys() {
+  std::string out;
+  for (const KeySpec& k : schema()) out += fmt::format("{:<38} {:<10} {}\n{:<49} {}\n", k.key, k.type, k.allowed, "", k.description);
+  for (const PolicyInfo& p : policy_registry())
+    for (const PolicyParameter& q : p.params)
+      out += fmt::format("{:<38} {:<10} [{}, {}] (policy {}, default {})\n{:<49} {}\n", "firmware." + q.name, "number", q.min,
+                         q.max, p.key, q.default_value, "", q.description);
+  return out;
+}
+
+}  // namespace drivevp

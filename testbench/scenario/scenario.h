@@ -1,0 +1,71 @@
+// Scenario files: one TOML file describing a run ([device], [firmware], [workload], [run],
+// [trace], [output]), validated completely before time zero.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "firmware/controller/controller.h"
+#include "firmware/policy.h"
+#include "hw_models/disk_params.h"
+#include "testbench/sim/host.h"
+#include "testbench/trace/trace_reader.h"
+#include "testbench/workload/synthetic.h"
+#include "waveforms/tracer.h"
+
+namespace drivevp {
+
+/// A configuration error. The message names the file (and line where known), the key, what is
+/// allowed and what was found, e.g.
+/// "scenario.toml:7: firmware.policy: expected one of fcfs, sstf, ...; found 'fifo'".
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Everything a run needs, after validation.
+struct Scenario {
+  std::string source;  ///< file name, or "<default scenario>"
+  std::string base_dir;  ///< directory relative paths in the scenario resolve against
+
+  DiskParams device;
+  std::string policy = "sptf";
+  PolicyParams policy_params;
+  ControllerParams controller;
+
+  enum class WorkloadKind { Synthetic, Trace } workload_kind = WorkloadKind::Synthetic;
+  HostParams host;
+  SyntheticOptions synthetic;
+  TraceOptions trace;
+
+  std::uint64_t seed = 1;
+  std::uint64_t requests = 10000;     ///< synthetic: count; trace: limit (0 = whole trace)
+  std::uint64_t warmup_requests = 0;  ///< completions excluded from summary metrics (still in requests.csv)
+
+  bool tracing = false;
+  std::vector<TraceGroup> trace_groups;
+  Time trace_start{0};
+  Time trace_stop{0};  ///< 0: until the end
+  Time trace_sample_period{0};
+  bool trace_fst = false;
+
+  std::string output_dir = "out";
+  bool plots = true;
+  bool progress = true;
+};
+
+/// The embedded default scenario's TOML text (configs/default.toml).
+const char* default_scenario_text();
+
+/// Parses and validates a scenario. `path` empty: the embedded default. `overrides` are
+/// "KEY=VALUE" strings (the command line's --set); VALUE is read as a TOML value, or as a string
+/// when it is not one. Throws ConfigError on any problem: unreadable file, TOML syntax, unknown
+/// key, wrong type, value out of range, a policy parameter the policy does not have.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides);
+
+/// Every accepted key with its type, default and range, for `drivevp keys` and docs.
+std::string describe_scenario_keys();
+
+}  // namespace drivevp

@@ -1,0 +1,182 @@
+#include "testbench/sim/host.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "tlm_bus/sc/time.h"
+
+namespace drivevp {
+
+Host::Host(sc_core::sc_module_name name, const HostParams& params, std::uint32_t queue_depth, WorkloadSource& source,
+           RequestSink sink, InterruptLine& completion_irq, Tracer* tracer)
+    : sc_module(name),
+      bus("bus"),
+      memory("memory"),
+      params_(params),
+      queue_depth_(queue_depth),
+      source_(source),
+      sink_(std::move(sink)),
+      completion_irq_(completion_irq),
+      sq_(queue_depth),
+      cq_(queue_depth + 1),
+      buffers_(queue_depth),
+      by_tag_(queue_depth),
+      conservation_(queue_depth) {
+  if (params_.closed_loop && (params_.outstanding < 1 || params_.outstanding > queue_depth))
+    throw std::invalid_argument("workload.outstanding must be in [1, firmware.queue_depth]");
+  const std::uint32_t tags = params_.closed_loop ? params_.outstanding : queue_depth;
+  for (std::uint32_t t = tags; t-- > 0;) free_tags_.push_back(t);  // pop_back gives tag 0 first
+  memory.register_b_transport(this, &Host::memory_transport);
+  SC_HAS_PROCESS(Host);
+  SC_METHOD(on_submit);
+  sensitive << submit_event_;
+  dont_initialize();
+  SC_METHOD(on_completion);
+  sensitive << completion_irq_.event();
+  dont_initialize();
+  if (tracer) {
+    const std::string p = basename();
+    tracer->add(TraceGroup::Host, outstanding_, p + ".outstanding", WaveFormat::AnalogStep, 32);
+    tracer->add(TraceGroup::Host, completions_, p + ".completions", WaveFormat::Decimal, 64);
+  }
+}
+
+void Host::start_of_simulation() { submit_event_.notify(sc_core::SC_ZERO_TIME); }
+
+bool Host::pull() {
+  if (have_next_) return true;
+  if (source_done_) return false;
+  if (!source_.next(next_)) {
+    source_done_ = true;
+    return false;
+  }
+  have_next_ = true;
+  return true;
+}
+
+void Host::write_reg(std::uint64_t address, std::uint32_t value) {
+  trans_.set_command(tlm::TLM_WRITE_COMMAND);
+  trans_.set_address(address);
+  trans_.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+  trans_.set_data_length(4);
+  trans_.set_streaming_width(4);
+  trans_.set_byte_enable_ptr(nullptr);
+  trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  bus->b_transport(trans_, offset_);
+  if (trans_.is_response_error()) SC_REPORT_ERROR(name(), "host: doorbell write failed");
+}
+
+void Host::submit_ready(Time now) {
+  bool rang = false;
+  while (!free_tags_.empty() && pull()) {
+    Command c = next_.command;
+    if (params_.closed_loop) {
+      c.arrival = now;
+    } else if (c.arrival > now) {
+      submit_event_.notify(to_sc(c.arrival - now));
+      break;
+    }
+    have_next_ = false;
+    c.id = next_id_++;
+    c.tag = free_tags_.back();
+    free_tags_.pop_back();
+    by_tag_[c.tag] = c;
+    auto& buf = buffers_[c.tag];
+    const std::size_t bytes = std::size_t{c.blocks} * kBlockBytes;
+    if (buf.size() < bytes) buf.resize(bytes);
+    if (!c.is_read() && params_.check_data) DataIntegrityChecker::fill_write(c, buf.data());
+    sq_[sq_tail_] = {c, amap::kHostMem + amap::kHostData + std::uint64_t{c.tag} * amap::kHostDataStride};
+    sq_tail_ = (sq_tail_ + 1) % queue_depth_;
+    conservation_.submitted(c);
+    rang = true;
+  }
+  if (rang) {
+    outstanding_ = static_cast<std::uint32_t>(next_id_ - completed_);
+    write_reg(amap::kHostIf + amap::kRegSqTail, sq_tail_);
+  }
+  if (source_done_ && completed_ == next_id_) sc_core::sc_stop();
+}
+
+void Host::on_submit() {
+  offset_ = sc_core::SC_ZERO_TIME;
+  submit_ready(sim_now());
+}
+
+void Host::on_completion() {
+  if (!completion_irq_.take()) return;
+  offset_ = sc_core::SC_ZERO_TIME;
+  const Time now = sim_now();
+  bool any = false;
+  while (cq_[cq_head_].valid) {
+    amap::CompletionEntry& e = cq_[cq_head_];
+    e.valid = 0;
+    cq_head_ = (cq_head_ + 1) % static_cast<std::uint32_t>(cq_.size());
+    any = true;
+    conservation_.completed(e.command_id, e.tag);
+    const std::uint32_t tag = e.tag % queue_depth_;
+    const Command& c = by_tag_[tag];
+    RequestRecord r;
+    r.command = c;
+    r.dispatch = Time{e.log.dispatch_ps};
+    r.seek_start = Time{e.log.seek_start_ps};
+    r.seek_end = Time{e.log.seek_end_ps};
+    r.transfer_start = Time{e.log.transfer_start_ps};
+    r.transfer_end = Time{e.log.transfer_end_ps};
+    r.completion = now;
+    r.cylinder = e.log.cylinder;
+    r.head = e.log.head;
+    r.seek_distance = e.log.seek_distance;
+    r.predicted_positioning = Time{e.log.predicted_positioning_ps};
+    if (e.status != amap::kStatusOk) {
+      ++media_errors_;
+      r.data_ok = false;
+    } else if (params_.check_data) {
+      if (c.is_read())
+        r.data_ok = integrity_.read_completed(c, buffers_[tag].data());
+      else
+        integrity_.write_completed(c);
+    }
+    ++completed_;
+    last_completion_ = now;
+    completions_ = completed_;
+    free_tags_.push_back(tag);
+    sink_(r);
+  }
+  if (any) write_reg(amap::kHostIf + amap::kRegCqHead, cq_head_);
+  outstanding_ = static_cast<std::uint32_t>(next_id_ - completed_);
+  submit_ready(now);
+}
+
+void Host::memory_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+  const std::uint64_t off = trans.get_address();
+  const std::uint64_t len = trans.get_data_length();
+  std::uint8_t* base = nullptr;
+  std::uint64_t rel = 0, size = 0;
+  if (off >= amap::kHostData) {
+    const std::uint64_t tag = (off - amap::kHostData) / amap::kHostDataStride;
+    rel = (off - amap::kHostData) % amap::kHostDataStride;
+    if (tag < buffers_.size()) {
+      base = buffers_[tag].data();
+      size = buffers_[tag].size();
+    }
+  } else if (off >= amap::kHostCq) {
+    rel = off - amap::kHostCq;
+    base = reinterpret_cast<std::uint8_t*>(cq_.data());
+    size = cq_.size() * sizeof(amap::CompletionEntry);
+  } else {
+    rel = off - amap::kHostSq;
+    base = reinterpret_cast<std::uint8_t*>(sq_.data());
+    size = sq_.size() * sizeof(amap::SubmissionEntry);
+  }
+  if (!base || rel + len > size) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  if (trans.is_read())
+    std::memcpy(trans.get_data_ptr(), base + rel, len);
+  else
+    std::memcpy(base + rel, trans.get_data_ptr(), len);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace drivevp

@@ -1,0 +1,93 @@
+// The host: submits the workload's commands through submission queues and a doorbell, takes
+// completions on the completion interrupt, and hands each completed request to a sink.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "testbench/metrics/request_record.h"
+#include "testbench/sim/checkers.h"
+#include "testbench/source.h"
+#include "tlm_bus/sc/address_map.h"
+#include "tlm_bus/sc/irq.h"
+#include "waveforms/tracer.h"
+
+namespace drivevp {
+
+/// Host parameters (scenario keys workload.loop, workload.outstanding, run.check_data).
+struct HostParams {
+  bool closed_loop = false;       ///< closed loop: keep `outstanding` commands in flight, ignore arrival times
+  std::uint32_t outstanding = 1;  ///< closed loop only, in [1, queue depth]
+  bool check_data = true;         ///< fill write buffers with patterns and check read data
+};
+
+/// Receives every completed request, in completion order.
+using RequestSink = std::function<void(const RequestRecord&)>;
+
+/// The host side of the host interface, NVMe-like: a submission queue (Q entries) and a
+/// completion queue (Q + 1 entries) in host memory, one data buffer per tag (tag < Q), a doorbell
+/// write per batch of submissions and a CQ-head doorbell per batch of completions. Open loop:
+/// each command is submitted at its arrival time when a tag is free; otherwise it waits in the
+/// host (its arrival time stays the source's, so the wait counts in its response time). Closed
+/// loop: `outstanding` commands are kept in flight, each submitted when one completes (arrival =
+/// submission time). Runs checkers (conservation, data integrity) on every completion and stops
+/// the simulation when the source is exhausted and every command has completed.
+class Host : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<Host> bus;      ///< to the controller's host interface
+  tlm_utils::simple_target_socket<Host> memory;      ///< host memory, the controller's DMA target
+
+  Host(sc_core::sc_module_name name, const HostParams& params, std::uint32_t queue_depth, WorkloadSource& source,
+       RequestSink sink, InterruptLine& completion_irq, Tracer* tracer);
+
+  const ConservationChecker& conservation() const { return conservation_; }
+  const DataIntegrityChecker& integrity() const { return integrity_; }
+  std::uint64_t submitted() const { return next_id_; }
+  std::uint64_t completed() const { return completed_; }
+  std::uint64_t media_errors() const { return media_errors_; }
+  /// Completion time of the last request.
+  Time last_completion() const { return last_completion_; }
+
+ private:
+  void start_of_simulation() override;
+  void memory_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void on_submit();
+  void on_completion();
+  void submit_ready(Time now);
+  bool pull();
+  void write_reg(std::uint64_t address, std::uint32_t value);
+
+  HostParams params_;
+  std::uint32_t queue_depth_;
+  WorkloadSource& source_;
+  RequestSink sink_;
+  InterruptLine& completion_irq_;
+  std::vector<amap::SubmissionEntry> sq_;
+  std::vector<amap::CompletionEntry> cq_;
+  std::vector<std::vector<std::uint8_t>> buffers_;  ///< by tag
+  std::vector<Command> by_tag_;
+  std::vector<std::uint32_t> free_tags_;
+  std::uint32_t sq_tail_ = 0, cq_head_ = 0;
+  SourceRequest next_{};
+  bool have_next_ = false;
+  bool source_done_ = false;
+  std::uint64_t next_id_ = 0;
+  std::uint64_t completed_ = 0;
+  std::uint64_t media_errors_ = 0;
+  Time last_completion_{0};
+  ConservationChecker conservation_;
+  DataIntegrityChecker integrity_;
+  sc_core::sc_event submit_event_;
+  tlm::tlm_generic_payload trans_;
+  sc_core::sc_time offset_;
+  Traced<std::uint32_t> outstanding_{0};
+  Traced<std::uint64_t> completions_{0};
+};
+
+}  // namespace drivevp

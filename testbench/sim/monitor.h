@@ -1,0 +1,54 @@
+// The run monitor: one requests.csv row per completed request, summary metrics, progress.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "testbench/metrics/metrics.h"
+#include "testbench/metrics/request_record.h"
+
+namespace drivevp {
+
+/// Streams RequestRecords to a CSV file (nothing kept per request) and accumulates RunMetrics for
+/// the records after the warm-up. CSV columns (times in ms, printed exactly from integer
+/// picoseconds with 9 decimals): id, op, lbn, blocks, cylinder, head, seek_distance, arrival_ms,
+/// dispatch_ms, seek_start_ms, seek_end_ms, transfer_start_ms, transfer_end_ms, completion_ms,
+/// queue_wait_ms, seek_ms, rotational_latency_ms, transfer_ms, service_ms, response_ms,
+/// predicted_positioning_ms (empty when the policy made no prediction), data_ok.
+class RunMonitor {
+ public:
+  static const char* csv_header();
+
+  /// `csv_path` empty: no CSV. Throws std::runtime_error if the file cannot be created.
+  RunMonitor(const std::string& csv_path, std::uint64_t warmup_requests, std::uint64_t expected_requests,
+             bool progress);
+  ~RunMonitor();
+  RunMonitor(const RunMonitor&) = delete;
+  RunMonitor& operator=(const RunMonitor&) = delete;
+
+  void record(const RequestRecord& r);
+  /// Flushes and closes the CSV; throws std::runtime_error on a write error.
+  void finish();
+  const RunMetrics& metrics() const { return metrics_; }
+  std::uint64_t recorded() const { return recorded_; }
+
+ private:
+  void progress(const RequestRecord& r);
+  std::FILE* csv_ = nullptr;
+  std::string csv_path_;
+  fmt::memory_buffer buffer_;
+  RunMetrics metrics_;
+  std::uint64_t warmup_;
+  std::uint64_t expected_;
+  std::uint64_t recorded_ = 0;
+  bool progress_enabled_;
+  bool progress_shown_ = false;
+  std::chrono::steady_clock::time_point started_;
+  std::chrono::steady_clock::time_point last_progress_;
+};
+
+}  // namespace drivevp

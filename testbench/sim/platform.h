@@ -1,0 +1,57 @@
+// Platform assembly and the run of one scenario. The platform only wires reusable models.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include "firmware/controller/controller.h"
+#include "hw_models/disk_drive.h"
+#include "testbench/scenario/scenario.h"
+#include "testbench/sim/host.h"
+#include "testbench/sim/monitor.h"
+#include "tlm_bus/sc/router.h"
+#include "waveforms/tracer.h"
+
+namespace drivevp {
+
+/// The drive platform: host -> bus -> controller firmware -> bus -> disk hardware.
+/// Module names give the waveform hierarchy: host, bus, firmware, drive.{spindle,actuator,channel}.
+class Platform {
+ public:
+  /// Elaborates the platform. `tracer` may be null (tracing off).
+  Platform(const Scenario& scenario, WorkloadSource& source, RequestSink sink, Tracer* tracer);
+
+  Router bus;
+  DiskDrive drive;
+  Controller firmware;
+  Host host;
+
+ private:
+  Traced<bool> seek_irq_, transfer_irq_, completion_irq_;
+  Traced<std::uint64_t> bus_accesses_;
+};
+
+/// What a run produced.
+struct RunResult {
+  nlohmann::json summary;    ///< what summary.json holds
+  bool checks_passed = false;  ///< conservation and data integrity held, no media error
+  double wall_seconds = 0;
+  std::uint64_t requests = 0;
+};
+
+/// Runs `scenario` once in this process (SystemC allows one elaboration per process) and writes
+/// its outputs to scenario.output_dir: summary.json, requests.csv, response_histogram.csv and,
+/// when enabled, response_histogram.png / response_cdf.png, waves.vcd + waves.gtkw (+ waves.fst).
+/// Outputs are written under temporary names and renamed only when the run succeeded, so a failed
+/// run leaves earlier outputs untouched and no half-written file.
+/// Throws TraceError (malformed trace, before anything is simulated or written), ConfigError,
+/// std::runtime_error (I/O), sc_core::sc_report (simulation error).
+RunResult run_scenario(const Scenario& scenario);
+
+/// Formats the human-readable summary printed at the end of a run.
+std::string format_summary(const RunResult& result);
+
+}  // namespace drivevp

@@ -1,0 +1,230 @@
+// Unit tests of the LBN layout (DiskGeometry), the sampled seek table, the rotational-wait
+// contract (tlm_bus/param_page.h) and the firmware's PositioningPredictor (firmware/predictor.h).
+// Every expected value is worked out by hand in the comments. Plain C++: no SystemC.
+#include <catch2/catch_test_macros.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "firmware/predictor.h"
+#include "tlm_bus/param_page.h"
+
+namespace drivevp {
+namespace {
+
+constexpr Time us(std::int64_t v) { return Time{v * 1'000'000}; }
+constexpr Time ms(std::int64_t v) { return us(v * 1000); }
+
+/// 4 cylinders, 2 heads; zone 0 = cylinders 0-1 at 10 sectors per track, zone 1 = cylinders 2-3 at
+/// 8; track skew 2 slots, cylinder skew 3 slots. Capacity 2*2*10 + 2*2*8 = 72 blocks. The skew
+/// offset of track (c, h) is c * ((heads-1)*2 + 3) + h*2 = 5c + 2h slots, and
+/// slot = (offset + sector) mod spt.
+DiskGeometry zoned_geometry() { return DiskGeometry(4, 2, {Zone{0, 2, 10}, Zone{2, 2, 8}}, 2, 3); }
+
+void check_address(const PhysicalAddress& a, std::uint32_t cylinder, std::uint32_t head, std::uint32_t sector,
+                   std::uint32_t spt, std::uint32_t slot) {
+  CHECK(a.cylinder == cylinder);
+  CHECK(a.head == head);
+  CHECK(a.sector == sector);
+  CHECK(a.sectors_per_track == spt);
+  CHECK(a.slot == slot);
+}
+
+TEST_CASE("DiskGeometry maps LBNs cylinder-major with zones and skew", "[predictor][geometry]") {
+  const DiskGeometry g = zoned_geometry();
+  CHECK(g.cylinders() == 4);
+  CHECK(g.heads() == 2);
+  CHECK(g.capacity_blocks() == 72);
+  CHECK(g.sectors_per_track(0) == 10);
+  CHECK(g.sectors_per_track(1) == 10);
+  CHECK(g.sectors_per_track(2) == 8);
+  CHECK(g.sectors_per_track(3) == 8);
+  check_address(g.locate(0), 0, 0, 0, 10, 0);
+  check_address(g.locate(9), 0, 0, 9, 10, 9);
+  check_address(g.locate(13), 0, 1, 3, 10, 5);   // offset 2: (2 + 3) mod 10
+  check_address(g.locate(27), 1, 0, 7, 10, 2);   // offset 5: (5 + 7) mod 10
+  check_address(g.locate(39), 1, 1, 9, 10, 6);   // offset 7: (7 + 9) mod 10
+  check_address(g.locate(40), 2, 0, 0, 8, 2);    // zone 1 starts; offset 10: 10 mod 8
+  check_address(g.locate(50), 2, 1, 2, 8, 6);    // offset 12: (12 + 2) mod 8
+  check_address(g.locate(71), 3, 1, 7, 8, 0);    // last block; offset 17: (17 + 7) mod 8
+  CHECK(g.slot_of(3, 1, 7) == 0);
+}
+
+TEST_CASE("DiskGeometry without skew puts sector s in slot s", "[predictor][geometry]") {
+  const DiskGeometry g(100, 2, {Zone{0, 100, 10}}, 0, 0);
+  CHECK(g.capacity_blocks() == 2000);
+  check_address(g.locate(1234), 61, 1, 4, 10, 4);  // track 123 = cylinder 61 head 1
+  check_address(g.locate(1999), 99, 1, 9, 10, 9);
+}
+
+TEST_CASE("DiskGeometry rejects out-of-range LBNs and malformed zones", "[predictor][geometry]") {
+  const DiskGeometry g = zoned_geometry();
+  CHECK_THROWS_AS(g.locate(72), std::out_of_range);
+  CHECK_THROWS_AS(g.locate(~std::uint64_t{0}), std::out_of_range);
+  CHECK_THROWS_AS(DiskGeometry(0, 2, {Zone{0, 1, 10}}, 0, 0), std::invalid_argument);
+  CHECK_THROWS_AS(DiskGeometry(4, 0, {Zone{0, 4, 10}}, 0, 0), std::invalid_argument);
+  CHECK_THROWS_AS(DiskGeometry(4, 2, {}, 0, 0), std::invalid_argument);
+  CHECK_THROWS_AS(DiskGeometry(4, 2, {Zone{0, 2, 10}, Zone{3, 1, 8}}, 0, 0), std::invalid_argument);  // gap
+  CHECK_THROWS_AS(DiskGeometry(4, 2, {Zone{0, 3, 10}}, 0, 0), std::invalid_argument);  // short
+  CHECK_THROWS_AS(DiskGeometry(4, 2, {Zone{0, 4, 0}}, 0, 0), std::invalid_argument);   // 0 spt
+}
+
+TEST_CASE("SeekTable interpolates and extrapolates linearly", "[predictor][seek]") {
+  const SeekTable t({1, 10, 100}, {ms(1), ms(4), ms(13)});
+  CHECK(t(0) == Time{0});
+  CHECK(t(1) == ms(1));          // samples exactly
+  CHECK(t(10) == ms(4));
+  CHECK(t(100) == ms(13));
+  CHECK(t(4) == ms(2));          // 1 + 3 * (4-1)/(10-1)
+  CHECK(t(55) == us(8500));      // 4 + 9 * (55-10)/(100-10)
+  CHECK(t(200) == ms(23));       // beyond the last sample: 4 + 9 * (200-10)/90
+  CHECK(t(2) == Time{1'333'333'333});  // 1 + 3/9 ms, rounded to the nearest ps
+
+  // Below the first sample: extrapolated from the first two.
+  const SeekTable low({5, 10}, {ms(5), ms(10)});
+  CHECK(low(1) == ms(1));
+  CHECK(low(20) == ms(20));
+  // Halves round up.
+  const SeekTable half({1, 3}, {Time{0}, Time{1}});
+  CHECK(half(2) == Time{1});
+  // One sample: constant for every distance >= 1.
+  const SeekTable one({7}, {ms(3)});
+  CHECK(one(1) == ms(3));
+  CHECK(one(500) == ms(3));
+  CHECK(one(0) == Time{0});
+}
+
+TEST_CASE("SeekTable rejects malformed samples", "[predictor][seek]") {
+  CHECK_THROWS_AS(SeekTable({}, {}), std::invalid_argument);
+  CHECK_THROWS_AS(SeekTable({1, 2}, {ms(1)}), std::invalid_argument);
+  CHECK_THROWS_AS(SeekTable({0, 2}, {ms(1), ms(2)}), std::invalid_argument);
+  CHECK_THROWS_AS(SeekTable({3, 3}, {ms(1), ms(2)}), std::invalid_argument);
+  CHECK_THROWS_AS(SeekTable({3, 2}, {ms(1), ms(2)}), std::invalid_argument);
+}
+
+TEST_CASE("rotational_wait waits for the slot's leading edge", "[predictor][rotation]") {
+  const Time T = ms(10);  // 10 slots: slot s starts at phase s ms
+  CHECK(rotational_wait(Time{0}, Time{0}, T, 0, 10) == Time{0});
+  CHECK(rotational_wait(Time{0}, Time{0}, T, 3, 10) == ms(3));
+  CHECK(rotational_wait(ms(3), Time{0}, T, 3, 10) == Time{0});
+  CHECK(rotational_wait(us(3500), Time{0}, T, 3, 10) == us(9500));  // just missed it
+  CHECK(rotational_wait(ms(25), Time{0}, T, 1, 10) == ms(6));        // phase 5 ms
+  CHECK(rotational_wait(Time{0}, ms(2), T, 0, 10) == ms(2));         // before the origin: phase 8 ms
+  CHECK(rotational_wait(ms(12), ms(2), T, 9, 10) == ms(9));
+  // Slot starts are floored: period 10 ps, 3 slots start at 0, 3, 6 ps.
+  CHECK(rotational_wait(Time{4}, Time{0}, Time{10}, 2, 3) == Time{2});
+  CHECK(rotational_wait(Time{4}, Time{0}, Time{10}, 1, 3) == Time{9});
+  CHECK(rotational_wait(Time{4}, Time{0}, Time{10}, 0, 3) == Time{6});
+  CHECK(sectors_time(T, 3, 10) == ms(3));
+  CHECK(sectors_time(Time{10}, 1, 3) == Time{3});
+}
+
+/// 100 cylinders, 2 heads, 10 sectors per track, optional skew, 10 ms per revolution, seek
+/// samples 1 -> 1 ms, 10 -> 4 ms, 100 -> 13 ms, settle 0.2 ms, head switch 1.5 ms.
+ParameterPage predictor_page(std::uint32_t track_skew = 0, std::uint32_t cylinder_skew = 0) {
+  ParameterPage p;
+  p.cylinders = 100;
+  p.heads = 2;
+  p.track_skew = track_skew;
+  p.cylinder_skew = cylinder_skew;
+  p.zone_count = 1;
+  p.zones[0] = Zone{0, 100, 10};
+  p.seek_sample_count = 3;
+  p.seek_distance[0] = 1;
+  p.seek_distance[1] = 10;
+  p.seek_distance[2] = 100;
+  p.seek_time_ps[0] = ms(1).count();
+  p.seek_time_ps[1] = ms(4).count();
+  p.seek_time_ps[2] = ms(13).count();
+  p.rotation_period_ps = ms(10).count();
+  p.head_switch_ps = us(1500).count();
+  p.settle_ps = us(200).count();
+  p.command_overhead_ps = us(50).count();
+  p.capacity_blocks = 2000;
+  return p;
+}
+
+TEST_CASE("ParameterPage rebuilds its geometry and seek table", "[predictor][page]") {
+  const ParameterPage p = predictor_page(2, 3);
+  const DiskGeometry g = p.geometry();
+  CHECK(g.cylinders() == 100);
+  CHECK(g.heads() == 2);
+  CHECK(g.track_skew() == 2);
+  CHECK(g.cylinder_skew() == 3);
+  CHECK(g.capacity_blocks() == 2000);
+  const SeekTable t = p.seek_table();
+  CHECK(t.distances() == std::vector<std::uint32_t>{1, 10, 100});
+  CHECK(t(55) == us(8500));  // without settle
+
+  ParameterPage bad = p;
+  bad.magic = 0;
+  CHECK_THROWS_AS(bad.geometry(), std::invalid_argument);
+  bad = p;
+  bad.zone_count = 0;
+  CHECK_THROWS_AS(bad.geometry(), std::invalid_argument);
+  bad = p;
+  bad.seek_sample_count = ParameterPage::kMaxSeekSamples + 1;
+  CHECK_THROWS_AS(bad.seek_table(), std::invalid_argument);
+}
+
+TEST_CASE("PositioningPredictor seek rule: head switch, seek plus settle, overlap", "[predictor]") {
+  const PositioningPredictor pr(predictor_page(), Time{0});
+  CHECK(pr.rotation_period() == ms(10));
+  CHECK(pr.command_overhead() == us(50));
+  CHECK(pr.capacity_blocks() == 2000);
+  const HeadPosition at50{50, 0};
+  CHECK(pr.seek_time(at50, 50, 0) == Time{0});    // same track
+  CHECK(pr.seek_time(at50, 50, 1) == us(1500));   // head switch only
+  CHECK(pr.seek_time(at50, 51, 0) == us(1200));   // seek(1) + settle
+  CHECK(pr.seek_time(at50, 51, 1) == us(1500));   // max(1.2 ms, head switch 1.5 ms)
+  CHECK(pr.seek_time(at50, 60, 1) == us(4200));   // max(seek(10) + settle, head switch)
+  CHECK(pr.seek_time(at50, 40, 0) == us(4200));   // symmetric
+  CHECK(pr.seek_time(HeadPosition{50, 1}, 54, 0) == us(2200));  // seek(4) = 2 ms, + settle
+}
+
+TEST_CASE("PositioningPredictor adds the rotational latency after the seek", "[predictor]") {
+  const PositioningPredictor pr(predictor_page(), Time{0});
+  // From cylinder 0 at t = 0 to cylinder 10 head 0: seek 4.2 ms, arriving at phase 4.2 ms.
+  Prediction p = pr.predict(HeadPosition{0, 0}, Time{0}, 200 + 5);  // sector 5: starts at 5 ms
+  CHECK(p.target.cylinder == 10);
+  CHECK(p.target.head == 0);
+  CHECK(p.target.sector == 5);
+  CHECK(p.seek == us(4200));
+  CHECK(p.rotation == us(800));
+  CHECK(p.positioning() == ms(5));
+  p = pr.predict(HeadPosition{0, 0}, Time{0}, 200 + 2);  // sector 2 just passed: wait to 12 ms
+  CHECK(p.rotation == us(7800));
+  CHECK(p.positioning() == ms(12));
+  // Same track at t = 25 ms (phase 5 ms): sector 5 is under the head, sector 4 a revolution away.
+  CHECK(pr.predict(HeadPosition{10, 0}, ms(25), 205).positioning() == Time{0});
+  CHECK(pr.predict(HeadPosition{10, 0}, ms(25), 204).positioning() == ms(9));
+
+  // The phase origin shifts the spindle: at origin 1 ms, slot 5 passes at 6 ms.
+  const PositioningPredictor shifted(predictor_page(), ms(1));
+  p = shifted.predict(HeadPosition{0, 0}, Time{0}, 205);
+  CHECK(p.seek == us(4200));
+  CHECK(p.rotation == us(1800));
+}
+
+TEST_CASE("PositioningPredictor uses the skewed slot", "[predictor]") {
+  // Track skew 2, cylinder skew 3: cylinder 1 head 0 sector 0 sits in slot 5, head 1 in slot 7.
+  const PositioningPredictor pr(predictor_page(2, 3), Time{0});
+  Prediction p = pr.predict(HeadPosition{1, 0}, Time{0}, 20);
+  CHECK(p.target.slot == 5);
+  CHECK(p.seek == Time{0});
+  CHECK(p.rotation == ms(5));
+  p = pr.predict(HeadPosition{1, 0}, Time{0}, 30);  // head switch 1.5 ms, slot 7 at 7 ms
+  CHECK(p.target.slot == 7);
+  CHECK(p.seek == us(1500));
+  CHECK(p.rotation == us(5500));
+}
+
+TEST_CASE("PositioningPredictor rejects a page without a rotation period", "[predictor]") {
+  ParameterPage p = predictor_page();
+  p.rotation_period_ps = 0;
+  CHECK_THROWS_AS(PositioningPredictor(p, Time{0}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace drivevp

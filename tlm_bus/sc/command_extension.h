@@ -1,0 +1,23 @@
+// The command-descriptor extension: attaches the Command being served to the TLM transactions
+// the firmware issues for it (register writes that start media operations, DMA), so that
+// devices, monitors and waveforms can tell which request a transaction belongs to.
+#pragma once
+
+#include <tlm>
+
+#include "tlm_bus/command.h"
+
+namespace drivevp {
+
+class CommandExtension : public tlm::tlm_extension<CommandExtension> {
+ public:
+  CommandExtension() = default;
+  explicit CommandExtension(const Command& c) : command(c) {}
+  tlm::tlm_extension_base* clone() const override { return new CommandExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    command = static_cast<const CommandExtension&>(other).command;
+  }
+  Command command;
+};
+
+}  // namespace drivevp

@@ -1,0 +1,50 @@
+#include "waveforms/tracer.h"
+
+#include <algorithm>
+
+namespace drivevp {
+
+const char* to_string(TraceGroup g) {
+  switch (g) {
+    case TraceGroup::Mechanics: return "mechanics";
+    case TraceGroup::Firmware: return "firmware";
+    case TraceGroup::Bus: return "bus";
+    case TraceGroup::Host: return "host";
+  }
+  return "?";
+}
+
+Tracer::Tracer(sc_core::sc_module_name name, Options options) : sc_module(name), options_(std::move(options)) {
+  file_ = sc_core::sc_create_vcd_trace_file(options_.vcd_path_base.c_str());
+  file_->set_time_unit(1, sc_core::SC_PS);
+  SC_HAS_PROCESS(Tracer);
+  SC_METHOD(window);
+  sensitive << window_event_;
+  dont_initialize();
+  window_event_.notify(options_.start);
+}
+
+Tracer::~Tracer() { close(); }
+
+bool Tracer::enabled(TraceGroup g) const {
+  return std::find(options_.groups.begin(), options_.groups.end(), g) != options_.groups.end();
+}
+
+void Tracer::window() {
+  if (!live_) {
+    live_ = true;
+    for (auto& s : syncs_) s();
+    if (options_.stop > options_.start) window_event_.notify(options_.stop - options_.start);
+  } else {
+    live_ = false;  // the traced copies freeze: no further changes are recorded
+  }
+}
+
+void Tracer::close() {
+  if (file_) {
+    sc_core::sc_close_vcd_trace_file(file_);
+    file_ = nullptr;
+  }
+}
+
+}  // namespace drivevp

@@ -1,0 +1,114 @@
+// Waveform tracing: named, grouped, traceable state with a time window, written as VCD through
+// sc_trace (1 ps time unit) with a matching GTKWave save file.
+//
+// Models keep their state in Traced<T> members. Writing one always updates the model's value;
+// the copy the VCD sees is updated only while the trace window is open, so outside the window
+// the VCD records no changes and stays small. When tracing is off nothing is registered and the
+// cost is one predictable branch per state change.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+namespace drivevp {
+
+/// Waveform signal groups (scenario key trace.groups).
+enum class TraceGroup { Mechanics, Firmware, Bus, Host };
+/// Scenario spelling: "mechanics", "firmware", "bus", "host".
+const char* to_string(TraceGroup g);
+
+/// How GTKWave should show a signal.
+enum class WaveFormat { Decimal, Hex, Binary, AnalogStep, AnalogInterpolated };
+
+/// One traced signal, for the GTKWave save file.
+struct TracedSignal {
+  TraceGroup group;
+  std::string name;  ///< full hierarchical name as it appears in the VCD, e.g. drive.actuator.cylinder
+  unsigned width;    ///< bits (64 for doubles, which VCD stores as real)
+  bool is_real;
+  WaveFormat format;
+};
+
+namespace detail {
+inline const bool kNeverLive = false;
+}
+
+/// A traceable state variable. Assigning sets the model value; the traced copy follows while the
+/// owning Tracer's window is open.
+template <class T>
+class Traced {
+ public:
+  Traced() = default;
+  explicit Traced(T v) : value_(v), shown_(v) {}
+  Traced& operator=(T v) {
+    value_ = v;
+    if (*live_) shown_ = v;
+    return *this;
+  }
+  operator T() const { return value_; }
+  const T& get() const { return value_; }
+  /// Used by Tracer.
+  const T& shown() const { return shown_; }
+  void bind_live(const bool* live) { live_ = live; }
+  void sync() { shown_ = value_; }
+
+ private:
+  T value_{};
+  T shown_{};
+  const bool* live_ = &detail::kNeverLive;
+};
+
+/// Owns the VCD file and the trace window. Create it before elaboration ends; modules register
+/// their Traced members through add() from their constructors or before_end_of_elaboration.
+class Tracer : public sc_core::sc_module {
+ public:
+  struct Options {
+    std::string vcd_path_base;           ///< file name without ".vcd"
+    std::vector<TraceGroup> groups;      ///< enabled groups
+    sc_core::sc_time start = sc_core::SC_ZERO_TIME;
+    sc_core::sc_time stop = sc_core::SC_ZERO_TIME;  ///< SC_ZERO_TIME: until the end
+  };
+  Tracer(sc_core::sc_module_name name, Options options);
+  ~Tracer() override;
+
+  /// True if `g` is traced.
+  bool enabled(TraceGroup g) const;
+  /// Registers `v` under `name` (full hierarchical name) in group `g`, if that group is enabled.
+  template <class T>
+  void add(TraceGroup g, Traced<T>& v, const std::string& name, WaveFormat fmt, unsigned width = sizeof(T) * 8) {
+    if (!enabled(g)) return;
+    v.bind_live(&live_);
+    sc_core::sc_trace(file_, v.shown(), name);
+    syncs_.push_back([&v] { v.sync(); });
+    signals_.push_back({g, name, std::is_floating_point<T>::value ? 64u : width, std::is_floating_point<T>::value, fmt});
+  }
+  /// Registers a plain variable the caller updates only while live() (sampled quantities).
+  template <class T>
+  void add_plain(TraceGroup g, const T& v, const std::string& name, WaveFormat fmt, unsigned width = sizeof(T) * 8) {
+    if (!enabled(g)) return;
+    sc_core::sc_trace(file_, v, name);
+    signals_.push_back({g, name, std::is_floating_point<T>::value ? 64u : width, std::is_floating_point<T>::value, fmt});
+  }
+  /// True while the trace window is open.
+  bool live() const { return live_; }
+  const bool* live_flag() const { return &live_; }
+  const std::vector<TracedSignal>& signals() const { return signals_; }
+  const Options& options() const { return options_; }
+  /// Flushes and closes the VCD (idempotent). Called at the end of the run.
+  void close();
+
+ private:
+  void window();
+  Options options_;
+  sc_core::sc_trace_file* file_ = nullptr;
+  bool live_ = false;
+  std::vector<std::function<void()>> syncs_;
+  std::vector<TracedSignal> signals_;
+  sc_core::sc_event window_event_;
+};
+
+}  // namespace drivevp
