@@ -29,6 +29,7 @@ import sys
 import tempfile
 
 try:
+    import numpy
     import matplotlib
 except ImportError:
     sys.exit(f"plot_responses.py: matplotlib is not installed for {sys.executable} "
@@ -134,6 +135,9 @@ def percentile(buckets, p):
     return buckets[-1][1]
 
 
+DISPLAY_BINS = 80
+
+
 def log_left_edge(buckets):
     """Left edge of the first bucket on a log axis (a bucket starting at 0 cannot be drawn)."""
     lower, upper = buckets[0][0], buckets[0][1]
@@ -141,15 +145,20 @@ def log_left_edge(buckets):
 
 
 def titled(title, what):
-    return f"{title}: {what}" if title else what.capitalize()
+    return f"{title}: {what}" if title else what[:1].upper() + what[1:]
 
 
 def plot_histogram(buckets, title):
     fig, ax = plt.subplots(figsize=FIGSIZE_IN, dpi=DPI)
-    lefts = [b[0] if b[0] > 0 else log_left_edge(buckets) for b in buckets]
-    widths = [b[1] - left for b, left in zip(buckets, lefts)]
-    ax.bar(lefts, [b[2] for b in buckets], width=widths, align="edge", color="tab:blue",
-           edgecolor="black", linewidth=0.4)
+    # The simulator's buckets are ~0.1 % wide (thousands of them); for display they are summed
+    # into DISPLAY_BINS log-spaced bins, each bucket counted in the bin holding its midpoint.
+    lo, hi = log_left_edge(buckets), buckets[-1][1]
+    if hi <= lo:
+        hi = lo * 1.001
+    edges = numpy.geomspace(lo, hi, DISPLAY_BINS + 1)
+    mids = [(max(b[0], lo) + b[1]) / 2.0 for b in buckets]
+    counts, _ = numpy.histogram(mids, bins=edges, weights=[b[2] for b in buckets])
+    ax.stairs(counts, edges, fill=True, color="tab:blue", edgecolor="black", linewidth=0.4)
     ax.set_xscale("log")
     ax.set_xlim(log_left_edge(buckets), buckets[-1][1])
     ax.set_xlabel("response time (ms)")

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages drivevp needs (idempotent), then configures and builds the given
+# CMake preset (default: "default" into build/) if anything is missing or out of date.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+preset=${1:-default}
+"$root/scripts/install-deps.sh"
+cd "$root"
+case "$preset" in
+  default) dir=build ;;
+  asan) dir=build-asan ;;
+  *) echo "build.sh: unknown preset '$preset' (expected default or asan)" >&2; exit 2 ;;
+esac
+[ -f "$dir/build.ninja" ] || cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset"
