@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
     const drivevp::RunResult r = drivevp::run_scenario(sc);
     std::cout << drivevp::format_summary(r) << "  outputs      " << sc.output_dir << "/summary.json, requests.csv"
               << (r.summary["files"]["response_cdf_png"].is_string() ? ", response_histogram.png, response_cdf.png" : "")
-              << (sc.tracing ? ", waves.vcd, waves.gtkw" : "") << "\n";
+              << (sc.tracing ? ", waves.vcd, waves.gtkw" : "") << (sc.trace_fst ? ", waves.fst" : "") << "\n";
     return r.checks_passed ? 0 : 1;
   } catch (const drivevp::ConfigError& e) {
     fmt::print(stderr, "drivevp: configuration error: {}\n", e.what());

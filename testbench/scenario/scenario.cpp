@@ -149,6 +149,31 @@ std::vector<KeySpec> build_schema() {
       [](const toml::node& n, Scenario& sc) {
         rebuild_single_zone(sc.device, static_cast<std::uint32_t>(get_int(n, 1, 100'000)));
       });
+  add("device.zones", "array", "[[first_cylinder, cylinders, sectors_per_track], ...] tiling the cylinders in order",
+      "recording zones (replaces the preset's zones; set device.cylinders first if it changes)",
+      [](const toml::node& n, Scenario& sc) {
+        const std::string expected =
+            "an array of [first_cylinder, cylinders, sectors_per_track] triples tiling [0, device.cylinders) in order";
+        const toml::array* a = n.as_array();
+        if (!a || a->empty() || a->size() > ParameterPage::kMaxZones) throw Invalid{expected + ", 1 to 64 zones", show(n)};
+        std::vector<Zone> zones;
+        std::uint32_t next = 0;
+        for (const toml::node& e : *a) {
+          const toml::array* z = e.as_array();
+          if (!z || z->size() != 3) throw Invalid{expected, show(e)};
+          Zone zone{static_cast<std::uint32_t>(get_int(*z->get(0), 0, 10'000'000)),
+                    static_cast<std::uint32_t>(get_int(*z->get(1), 1, 10'000'000)),
+                    static_cast<std::uint32_t>(get_int(*z->get(2), 1, 100'000))};
+          if (zone.first_cylinder != next) throw Invalid{expected + " (next zone must start at cylinder " + std::to_string(next) + ")", show(e)};
+          next += zone.cylinders;
+          zones.push_back(zone);
+        }
+        if (next != sc.device.cylinders)
+          throw Invalid{expected + " (zones cover " + std::to_string(next) + " cylinders, device.cylinders is " +
+                            std::to_string(sc.device.cylinders) + ")",
+                        show(n)};
+        sc.device.zones = std::move(zones);
+      });
   add("device.track_skew", "integer", "[0, 99999]", "track skew in sectors",
       [](const toml::node& n, Scenario& sc) { sc.device.track_skew = static_cast<std::uint32_t>(get_int(n, 0, 99'999)); });
   add("device.cylinder_skew", "integer", "[0, 99999]", "cylinder skew in sectors", [](const toml::node& n, Scenario& sc) {

@@ -1,5 +1,6 @@
 #include "testbench/sim/monitor.h"
 
+#include <cstring>
 #include <stdexcept>
 
 #include <unistd.h>
@@ -7,15 +8,63 @@
 namespace drivevp {
 
 namespace {
-/// Appends t (ps) as milliseconds with 9 decimals, exactly.
-void put_ms(fmt::memory_buffer& b, Time t) {
-  std::int64_t ps = t.count();
-  if (ps < 0) {
-    b.push_back('-');
-    ps = -ps;
+constexpr char kDigitPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/// Writes v in decimal at p; returns the end. Same digits as fmt's "{}".
+inline char* put_u64(char* p, std::uint64_t v) {
+  char tmp[20];
+  char* e = tmp + sizeof tmp;
+  char* q = e;
+  while (v >= 100) {
+    const unsigned i = static_cast<unsigned>(v % 100) * 2;
+    v /= 100;
+    *--q = kDigitPairs[i + 1];
+    *--q = kDigitPairs[i];
   }
-  fmt::format_to(std::back_inserter(b), "{}.{:09}", ps / 1'000'000'000, ps % 1'000'000'000);
+  if (v >= 10) {
+    const unsigned i = static_cast<unsigned>(v) * 2;
+    *--q = kDigitPairs[i + 1];
+    *--q = kDigitPairs[i];
+  } else {
+    *--q = static_cast<char>('0' + v);
+  }
+  const std::size_t n = static_cast<std::size_t>(e - q);
+  std::memcpy(p, q, n);
+  return p + n;
 }
+
+/// Writes v (< 10^9) as exactly 9 digits, zero-padded (fmt's "{:09}").
+inline char* put_9(char* p, std::uint32_t v) {
+  p[8] = static_cast<char>('0' + v % 10);
+  v /= 10;
+  for (int i = 6; i >= 0; i -= 2) {
+    const unsigned k = (v % 100) * 2;
+    v /= 100;
+    p[i] = kDigitPairs[k];
+    p[i + 1] = kDigitPairs[k + 1];
+  }
+  return p + 9;
+}
+
+/// Writes t (ps) as milliseconds with 9 decimals, exactly.
+inline char* put_ms(char* p, Time t) {
+  const std::int64_t ps = t.count();
+  std::uint64_t u = static_cast<std::uint64_t>(ps);
+  if (ps < 0) {
+    *p++ = '-';
+    u = 0 - u;
+  }
+  p = put_u64(p, u / 1'000'000'000u);
+  *p++ = '.';
+  return put_9(p, static_cast<std::uint32_t>(u % 1'000'000'000u));
+}
+
+/// Upper bound on one CSV row: 7 integers, 14 times, separators, flag.
+constexpr std::size_t kMaxRow = 7 * 21 + 14 * 32 + 8;
+constexpr std::size_t kFlushAt = 1 << 16;
 }  // namespace
 
 const char* RunMonitor::csv_header() {
@@ -47,22 +96,39 @@ void RunMonitor::record(const RequestRecord& r) {
   ++recorded_;
   if (recorded_ > warmup_) metrics_.add(r);
   if (csv_) {
-    auto& b = buffer_;
+    if (buffer_.size() < kFlushAt + kMaxRow) buffer_.resize(kFlushAt + kMaxRow);
+    char* const start = buffer_.data() + used_;
+    char* p = start;
     const Command& c = r.command;
-    fmt::format_to(std::back_inserter(b), "{},{},{},{},{},{},{},", c.id, c.is_read() ? 'R' : 'W', c.lbn, c.blocks,
-                   r.cylinder, r.head, r.seek_distance);
-    for (Time t : {c.arrival, r.dispatch, r.seek_start, r.seek_end, r.transfer_start, r.transfer_end, r.completion,
-                   r.queue_wait(), r.seek(), r.rotational_latency(), r.transfer(), r.service(), r.response()}) {
-      put_ms(b, t);
-      b.push_back(',');
+    p = put_u64(p, c.id);
+    *p++ = ',';
+    *p++ = c.is_read() ? 'R' : 'W';
+    *p++ = ',';
+    p = put_u64(p, c.lbn);
+    *p++ = ',';
+    p = put_u64(p, c.blocks);
+    *p++ = ',';
+    p = put_u64(p, r.cylinder);
+    *p++ = ',';
+    p = put_u64(p, r.head);
+    *p++ = ',';
+    p = put_u64(p, r.seek_distance);
+    *p++ = ',';
+    const Time times[] = {c.arrival,      r.dispatch,     r.seek_start, r.seek_end,           r.transfer_start,
+                          r.transfer_end, r.completion,   r.queue_wait(), r.seek(),           r.rotational_latency(),
+                          r.transfer(),   r.service(),    r.response()};
+    for (Time t : times) {
+      p = put_ms(p, t);
+      *p++ = ',';
     }
-    if (r.predicted_positioning >= Time{0}) put_ms(b, r.predicted_positioning);
-    b.push_back(',');
-    b.push_back(r.data_ok ? '1' : '0');
-    b.push_back('\n');
-    if (b.size() > (1 << 16)) {
-      std::fwrite(b.data(), 1, b.size(), csv_);
-      b.clear();
+    if (r.predicted_positioning >= Time{0}) p = put_ms(p, r.predicted_positioning);
+    *p++ = ',';
+    *p++ = r.data_ok ? '1' : '0';
+    *p++ = '\n';
+    used_ += static_cast<std::size_t>(p - start);
+    if (used_ > kFlushAt) {
+      std::fwrite(buffer_.data(), 1, used_, csv_);
+      used_ = 0;
     }
   }
   if (progress_enabled_ && (recorded_ & 1023) == 0) progress(r);
@@ -88,8 +154,8 @@ void RunMonitor::finish() {
     progress_shown_ = false;
   }
   if (!csv_) return;
-  if (buffer_.size()) std::fwrite(buffer_.data(), 1, buffer_.size(), csv_);
-  buffer_.clear();
+  if (used_) std::fwrite(buffer_.data(), 1, used_, csv_);
+  used_ = 0;
   const bool bad = std::ferror(csv_) != 0;
   const bool close_failed = std::fclose(csv_) != 0;
   csv_ = nullptr;

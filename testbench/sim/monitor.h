@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -40,7 +41,8 @@ class RunMonitor {
   void progress(const RequestRecord& r);
   std::FILE* csv_ = nullptr;
   std::string csv_path_;
-  fmt::memory_buffer buffer_;
+  std::vector<char> buffer_;  ///< pending CSV bytes [0, used_)
+  std::size_t used_ = 0;
   RunMetrics metrics_;
   std::uint64_t warmup_;
   std::uint64_t expected_;

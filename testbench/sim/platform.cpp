@@ -106,12 +106,17 @@ void write_gtkw(const Tracer& tracer, const std::string& path, Time start, Time 
       sig.width = s.is_real ? 1 : s.width;
       sig.format = gtkw_format(s.format);
       if (s.format == WaveFormat::Binary && sig.width > 1) sig.format = gtkw::Format::hex;
+      if (s.name.find("sector_under_head") != std::string::npos) sig.format = gtkw::Format::analog_step;
       sig.analog_rows = (sig.format == gtkw::Format::analog_step || sig.format == gtkw::Format::analog_interpolated) ? 4 : 1;
       group.signals.push_back(sig);
     }
     if (!group.signals.empty()) view.groups.push_back(std::move(group));
   }
-  gtkw::write_save_file(path, view);
+  // Rendered for its final name (waves.gtkw), written under the staged name.
+  const std::string text = gtkw::render_save_file(view, "waves.gtkw");
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  if (!f) throw std::runtime_error("write error on " + path);
 }
 
 std::string plot_script() {

@@ -1,0 +1,161 @@
+// Timing of requests through the whole platform (host -> bus -> firmware -> bus -> drive):
+// the exact simulated times of a single request, worked out independently from the HP 97560
+// parameters, and the mean rotational latency of random reads (half a revolution).
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include <cmath>
+#include <cstdint>
+
+#include "hw_models/disk_params.h"
+#include "sim_test_util.h"
+
+namespace drivevp {
+namespace {
+
+using namespace simtest;
+
+// HP 97560 parameters as published (parameters.md), restated here so that the expectations do
+// not come from the model under test.
+constexpr std::int64_t kHeads = 19;
+constexpr std::int64_t kSectors = 72;
+constexpr std::int64_t kTrackSkew = 8;
+constexpr std::int64_t kCylinderSkew = 18;
+/// 60 s / 4002 rpm = 14.992503748126 ms, rounded to the nearest picosecond.
+constexpr std::int64_t kPeriodPs = (60'000'000'000'000LL + 2001) / 4002;
+constexpr std::int64_t kOverheadPs = 2'200'000'000;  // controller overhead 2.2 ms
+constexpr std::int64_t kBusPs = 10'000;              // router latency per access (RouterParams), 10 ns
+
+/// Start of angular slot s: floor(s * T / 72) (the rotational_wait contract, param_page.h).
+std::int64_t slot_start(std::int64_t s) { return s * kPeriodPs / kSectors; }
+
+struct Expected {
+  std::int64_t dispatch, seek_start, seek_end, transfer_start, transfer_end, completion;
+  std::uint32_t cylinder, head, distance;
+};
+
+/// Expected times of one request of `blocks` blocks at LBN `lbn` arriving at time 0 on an idle
+/// drive (arm on cylinder 0, head 0, spindle at phase 0 at time 0). Bus accesses, each adding the
+/// router's 10 ns to the initiator's local time offset (firmware/controller/controller.cpp):
+///  - submission: host SQ-tail doorbell write (1), firmware fetch of the submission entry by DMA
+///    (1): dispatch at arrival + 20 ns;
+///  - dispatch: command overhead 2.2 ms, then COUNT write (1), for a write the DMA of the data
+///    host -> staging -> channel buffer (2), TARGET_CYLINDER, TARGET_HEAD, COMMAND=seek (3); the
+///    actuator starts the seek at the annotated time of the COMMAND write, which includes its own
+///    bus latency: seek_start = dispatch + 2.2 ms + 40 ns (read) or + 60 ns (write);
+///  - seek done: STATUS read, IRQ_ACK, SEEK_START, SEEK_END, SEEK_DISTANCE reads (5), LBN write,
+///    COMMAND=read/write (2): the channel starts waiting for the sector 70 ns after the seek end;
+///  - transfer done: STATUS read, IRQ_ACK, TRANSFER_START, TRANSFER_END reads (4), for a read the
+///    DMA channel buffer -> staging -> host (2), the completion entry write (1): completion at
+///    transfer_end + 70 ns (read) or + 50 ns (write).
+Expected expect_single(std::uint64_t lbn, std::int64_t blocks, bool read) {
+  Expected e{};
+  const auto l = static_cast<std::int64_t>(lbn);
+  e.cylinder = static_cast<std::uint32_t>(l / (kHeads * kSectors));
+  e.head = static_cast<std::uint32_t>(l / kSectors % kHeads);
+  const std::int64_t sector = l % kSectors;
+  // Cumulative skew from (0, 0): track_skew per head switch, cylinder_skew per cylinder switch.
+  const std::int64_t offset = e.cylinder * ((kHeads - 1) * kTrackSkew + kCylinderSkew) + e.head * kTrackSkew;
+  const std::int64_t slot = (offset + sector) % kSectors;
+  REQUIRE(slot + blocks <= kSectors);  // stays on the track, within one revolution
+  e.distance = e.cylinder;
+  e.dispatch = 2 * kBusPs;
+  e.seek_start = e.dispatch + kOverheadPs + (read ? 4 : 6) * kBusPs;
+  const double x = e.cylinder;
+  const double seek_ms = e.cylinder == 0 ? 0.0 : e.cylinder < 383 ? 3.24 + 0.4 * std::sqrt(x) : 8.0 + 0.008 * x;
+  std::int64_t seek = std::llround(seek_ms * 1e9);
+  if (e.head != 0 && seek < 1'600'000'000) seek = 1'600'000'000;  // head switch 1.6 ms overlaps the move
+  e.seek_end = e.seek_start + seek;
+  const std::int64_t ready = e.seek_end + 7 * kBusPs;
+  const std::int64_t phase = ready % kPeriodPs;  // phase origin 0
+  const std::int64_t wait = ((slot_start(slot) - phase) % kPeriodPs + kPeriodPs) % kPeriodPs;
+  e.transfer_start = ready + wait;
+  e.transfer_end = e.transfer_start + slot_start(slot + blocks) - slot_start(slot);
+  e.completion = e.transfer_end + (read ? 7 : 5) * kBusPs;
+  return e;
+}
+
+void check_row(const Csv& csv, std::size_t row, const Expected& e) {
+  CHECK(csv.u64(row, "cylinder") == e.cylinder);
+  CHECK(csv.u64(row, "head") == e.head);
+  CHECK(csv.u64(row, "seek_distance") == e.distance);
+  CHECK(csv.at(row, "arrival_ms") == "0.000000000");
+  CHECK(csv.at(row, "dispatch_ms") == ps_to_ms_text(e.dispatch));
+  CHECK(csv.at(row, "seek_start_ms") == ps_to_ms_text(e.seek_start));
+  CHECK(csv.at(row, "seek_end_ms") == ps_to_ms_text(e.seek_end));
+  CHECK(csv.at(row, "transfer_start_ms") == ps_to_ms_text(e.transfer_start));
+  CHECK(csv.at(row, "transfer_end_ms") == ps_to_ms_text(e.transfer_end));
+  CHECK(csv.at(row, "completion_ms") == ps_to_ms_text(e.completion));
+  CHECK(csv.at(row, "queue_wait_ms") == ps_to_ms_text(e.dispatch));
+  CHECK(csv.at(row, "response_ms") == ps_to_ms_text(e.completion));
+  CHECK(csv.at(row, "service_ms") == ps_to_ms_text(e.completion - e.dispatch));
+  CHECK(csv.at(row, "predicted_positioning_ms").empty());  // FCFS predicts nothing
+  CHECK(csv.at(row, "data_ok") == "1");
+}
+
+TEST_CASE("HP 97560 rotation period is 60 s / 4002 to the picosecond", "[sim][timing]") {
+  CHECK(kPeriodPs == 14'992'503'748);
+  CHECK(hp97560().rotation_period() == Time{kPeriodPs});
+}
+
+TEST_CASE("One read through the whole platform has the exact expected times", "[sim][timing][e2e]") {
+  TempDir dir("one-read");
+  // Cylinder 700, head 7, sector 30, 5 blocks: LBN = 700*19*72 + 7*72 + 30 = 958134. Skew offset
+  // 700*(18*8+18) + 7*8 = 113456; slot (113456 + 30) mod 72 = 14. Seek 8.00 + 0.008*700 = 13.6 ms.
+  const std::uint64_t lbn = 958134;
+  write_text(dir / "one.trace", disksim_line(0.0, lbn, 5, true));
+  const RunResult r = run_platform(dir, trace_scenario(dir / "one.trace", "fcfs"));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 1);
+  const Expected e = expect_single(lbn, 5, true);
+  CHECK(e.seek_end - e.seek_start == 13'600'000'000);
+  CHECK(e.transfer_end - e.transfer_start == slot_start(19) - slot_start(14));
+  // The transfer takes blocks * period / 72 to within a picosecond of rounding.
+  CHECK(std::llabs((e.transfer_end - e.transfer_start) - 5 * kPeriodPs / 72) <= 1);
+  check_row(csv, 0, e);
+  CHECK(csv.at(0, "op") == "R");
+  CHECK(csv.at(0, "blocks") == "5");
+  // Worked values (ms): dispatch 0.00002, seek 2.20006 -> 15.80006, sector ready at 15.80013.
+  CHECK(csv.at(0, "seek_start_ms") == "2.200060000");
+  CHECK(csv.at(0, "seek_end_ms") == "15.800060000");
+  CHECK(r.summary["simulated_time_ms"].get<double>() == Catch::Approx(static_cast<double>(e.completion) * 1e-9));
+}
+
+TEST_CASE("One write through the whole platform has the exact expected times", "[sim][timing][e2e]") {
+  TempDir dir("one-write");
+  // Cylinder 120 (short branch: 3.24 + 0.4 sqrt(120) ms), head 3, sector 60, 2 blocks.
+  // Skew offset 120*162 + 3*8 = 19464; slot (19464 + 60) mod 72 = 12.
+  const std::uint64_t lbn = 120 * 19 * 72 + 3 * 72 + 60;
+  write_text(dir / "one.trace", disksim_line(0.0, lbn, 2, false));
+  const RunResult r = run_platform(dir, trace_scenario(dir / "one.trace", "fcfs"));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 1);
+  const Expected e = expect_single(lbn, 2, false);
+  check_row(csv, 0, e);
+  CHECK(csv.at(0, "op") == "W");
+  CHECK(csv.at(0, "seek_start_ms") == "2.200080000");  // two more bus accesses: the write data DMA
+}
+
+TEST_CASE("Mean rotational latency of random reads is half a revolution", "[sim][timing][rotation]") {
+  TempDir dir("rotation");
+  // 20,000 uniformly random single-block reads, FCFS, closed loop with one outstanding: the seek
+  // ends at a phase unrelated to the target sector, so the wait is uniform on [0, T).
+  const RunResult r = run_platform(
+      dir, synthetic_scenario("fcfs",
+                              "loop = \"closed\"\noutstanding = 1\naddress = \"uniform\"\nsize = \"constant\"\n"
+                              "size_blocks = 1\nread_fraction = 1.0\n",
+                              "seed = 11\nrequests = 20000\n"));
+  REQUIRE(r.checks_passed);
+  CHECK(r.summary["requests"]["completed"].get<std::uint64_t>() == 20000);
+  const double half_revolution_ms = 60000.0 / 4002.0 / 2.0;  // 7.49625 ms
+  CHECK(r.summary["metrics"]["rotational_latency_mean_ms"].get<double>() ==
+        Catch::Approx(half_revolution_ms).epsilon(0.02));
+  // One block is 1/72 of a revolution.
+  CHECK(r.summary["metrics"]["transfer_mean_ms"].get<double>() ==
+        Catch::Approx(60000.0 / 4002.0 / 72.0).epsilon(1e-6));
+}
+
+}  // namespace
+}  // namespace drivevp
