@@ -32,7 +32,12 @@ int main(int argc, char** argv) {
   run->add_flag("--lenient", lenient, "skip malformed trace lines, count and report them");
   run->add_flag("--trace", trace, "write waveforms (same as --set trace.enabled=true)");
   app.add_subcommand("keys", "list every scenario key with its type and range");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int status = app.exit(e);  // prints help or the error
+    return status == 0 ? 0 : 2;
+  }
 
   if (app.got_subcommand("keys")) {
     std::cout << drivevp::describe_scenario_keys();

@@ -6,7 +6,8 @@
 namespace drivevp {
 
 const std::vector<PolicyInfo>& policy_registry() {
-  // One line per policy: adding a policy touches its own file and this list.
+  // One entry per policy: adding a policy means its own file in firmware/policies/, its
+  // describe_*() declaration in firmware/policies/policies.h, and one entry here.
   static const std::vector<PolicyInfo> registry = {
       describe_fcfs(), describe_sstf(), describe_scan(), describe_look(),
       describe_cscan(), describe_clook(), describe_sptf(), describe_aged_sptf(),

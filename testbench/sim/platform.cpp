@@ -150,7 +150,11 @@ RunResult run_scenario(const Scenario& sc) {
   TraceStats trace_stats;
   std::uint64_t expected = 0;
   if (sc.workload_kind == Scenario::WorkloadKind::Trace) {
-    source = open_trace(sc.trace, &trace_stats);
+    try {
+      source = open_trace(sc.trace, &trace_stats);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(fmt::format("{}: workload: {}", sc.source, e.what()));
+    }
     expected = trace_stats.requests;
   } else {
     source = std::make_unique<SyntheticSource>(sc.synthetic);
@@ -214,6 +218,8 @@ RunResult run_scenario(const Scenario& sc) {
                   {"time_scale", sc.trace.time_scale},
                   {"capacity_policy", to_string(sc.trace.capacity)},
                   {"lines", trace_stats.lines},
+                  {"trace_requests", trace_stats.trace_requests},
+                  {"ignored", trace_stats.ignored},
                   {"requests", trace_stats.requests},
                   {"filtered", trace_stats.filtered},
                   {"skipped_malformed", trace_stats.skipped_malformed},

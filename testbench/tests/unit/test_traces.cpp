@@ -131,7 +131,7 @@ TEST_CASE("DiskSim ASCII: the shipped ascii.trace", "[trace]") {
   CHECK(stats.ignored == 0);
   CHECK(stats.trace_extent_blocks == 2376020);
 
-  // 14 device numbers occur (the README's "7 devices" notwithstanding); device 20 has 1435.
+  // 14 device numbers occur (the README's "7 devices" notwithstanding); device 20 has 11109.
   std::set<std::uint32_t> devices;
   for (std::uint32_t d = 0; d <= 31; ++d) {
     auto o = options({kDiskSim});
