@@ -10,7 +10,7 @@ namespace {
 
 using namespace simtest;
 
-TEST_CASE("Two runs with the same seed write identical requests.csv and summary.json", "[sim][determinism]") {
+TEST_CASE("sim: Two runs with the same seed write identical requests.csv and summary.json", "[sim][determinism]") {
   TempDir dir("determinism");
   const fs::path scenario = dir / "scenario.toml";
   // Open-loop Poisson arrivals, Zipf addresses, mixed sizes and operations under SPTF: every

@@ -86,7 +86,7 @@ void check_cylinders(const Csv& csv) {
   }
 }
 
-TEST_CASE("LOOK serves an upward sweep then reverses at the last request", "[sim][policy][look]") {
+TEST_CASE("sim: LOOK serves an upward sweep then reverses at the last request", "[sim][policy][look]") {
   TempDir dir("look");
   const Csv csv = run_seek_scenario(dir, "look");
   check_cylinders(csv);
@@ -96,7 +96,7 @@ TEST_CASE("LOOK serves an upward sweep then reverses at the last request", "[sim
   CHECK(csv.u64(6, "seek_distance") == 1900 - 800);  // reverses at 1900, no trip to the edge
 }
 
-TEST_CASE("SCAN sweeps to the disk edge before reversing", "[sim][policy][scan]") {
+TEST_CASE("sim: SCAN sweeps to the disk edge before reversing", "[sim][policy][scan]") {
   TempDir dir("scan");
   const Csv csv = run_seek_scenario(dir, "scan");
   check_cylinders(csv);
@@ -113,7 +113,7 @@ TEST_CASE("SCAN sweeps to the disk edge before reversing", "[sim][policy][scan]"
   CHECK(csv.ps(6, "dispatch_ms") - csv.ps(5, "completion_ms") == 30'000 + seek61 + 30'000);
 }
 
-TEST_CASE("C-LOOK sweeps upward and wraps to the lowest pending cylinder", "[sim][policy][clook]") {
+TEST_CASE("sim: C-LOOK sweeps upward and wraps to the lowest pending cylinder", "[sim][policy][clook]") {
   TempDir dir("clook");
   const Csv csv = run_seek_scenario(dir, "clook");
   check_cylinders(csv);
@@ -125,7 +125,7 @@ TEST_CASE("C-LOOK sweeps upward and wraps to the lowest pending cylinder", "[sim
   CHECK(std::is_sorted(c.begin() + 6, c.end()));
 }
 
-TEST_CASE("SSTF serves the nearest pending cylinder", "[sim][policy][sstf]") {
+TEST_CASE("sim: SSTF serves the nearest pending cylinder", "[sim][policy][sstf]") {
   TempDir dir("sstf");
   const Csv csv = run_seek_scenario(dir, "sstf");
   check_cylinders(csv);
@@ -152,7 +152,7 @@ TEST_CASE("SSTF serves the nearest pending cylinder", "[sim][policy][sstf]") {
   CHECK(ids_of(csv) == expected);
 }
 
-TEST_CASE("SPTF serves the request with the least predicted positioning time", "[sim][policy][sptf]") {
+TEST_CASE("sim: SPTF serves the request with the least predicted positioning time", "[sim][policy][sptf]") {
   TempDir dir("sptf");
   // 24 single-block reads at random LBNs, all arriving at time 0 (queue depth 64).
   const DiskParams disk = hp97560();

@@ -93,12 +93,12 @@ void check_row(const Csv& csv, std::size_t row, const Expected& e) {
   CHECK(csv.at(row, "data_ok") == "1");
 }
 
-TEST_CASE("HP 97560 rotation period is 60 s / 4002 to the picosecond", "[sim][timing]") {
+TEST_CASE("sim: HP 97560 rotation period is 60 s / 4002 to the picosecond", "[sim][timing]") {
   CHECK(kPeriodPs == 14'992'503'748);
   CHECK(hp97560().rotation_period() == Time{kPeriodPs});
 }
 
-TEST_CASE("One read through the whole platform has the exact expected times", "[sim][timing][e2e]") {
+TEST_CASE("sim: One read through the whole platform has the exact expected times", "[sim][timing][e2e]") {
   TempDir dir("one-read");
   // Cylinder 700, head 7, sector 30, 5 blocks: LBN = 700*19*72 + 7*72 + 30 = 958134. Skew offset
   // 700*(18*8+18) + 7*8 = 113456; slot (113456 + 30) mod 72 = 14. Seek 8.00 + 0.008*700 = 13.6 ms.
@@ -122,7 +122,7 @@ TEST_CASE("One read through the whole platform has the exact expected times", "[
   CHECK(r.summary["simulated_time_ms"].get<double>() == Catch::Approx(static_cast<double>(e.completion) * 1e-9));
 }
 
-TEST_CASE("One write through the whole platform has the exact expected times", "[sim][timing][e2e]") {
+TEST_CASE("sim: One write through the whole platform has the exact expected times", "[sim][timing][e2e]") {
   TempDir dir("one-write");
   // Cylinder 120 (short branch: 3.24 + 0.4 sqrt(120) ms), head 3, sector 60, 2 blocks.
   // Skew offset 120*162 + 3*8 = 19464; slot (19464 + 60) mod 72 = 12.
@@ -138,7 +138,7 @@ TEST_CASE("One write through the whole platform has the exact expected times", "
   CHECK(csv.at(0, "seek_start_ms") == "2.200080000");  // two more bus accesses: the write data DMA
 }
 
-TEST_CASE("Mean rotational latency of random reads is half a revolution", "[sim][timing][rotation]") {
+TEST_CASE("sim: Mean rotational latency of random reads is half a revolution", "[sim][timing][rotation]") {
   TempDir dir("rotation");
   // 20,000 uniformly random single-block reads, FCFS, closed loop with one outstanding: the seek
   // ends at a phase unrelated to the target sector, so the wait is uniform on [0, T).
