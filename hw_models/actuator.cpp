@@ -17,7 +17,7 @@ Actuator::Actuator(sc_core::sc_module_name name, const DiskParams& params)
   regs_.add("HEAD", 0x14, 4, [this, u64] { return u64(head_.get()); });
   regs_.add("IRQ_ACK", 0x18, 4, nullptr, [this](std::uint64_t, tlm::tlm_generic_payload&) {
     done_pending_ = false;
-    seek_done_irq.lower();
+    seek_done_irq.lower(regs_.access_delay());
   });
   regs_.add("SEEK_START_PS", 0x20, 8, [this, u64] { return u64(seek_start_.count()); });
   regs_.add("SEEK_END_PS", 0x28, 8, [this, u64] { return u64(seek_end_.count()); });
@@ -40,7 +40,7 @@ void Actuator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& de
     }
     return;
   }
-  regs_.access(trans, trans.get_address());
+  regs_.access(trans, trans.get_address(), delay);
 }
 
 Time Actuator::seek_time_to(std::uint32_t cylinder, std::uint32_t head) const {

@@ -4,6 +4,22 @@
 
 namespace drivevp {
 
+namespace {
+/// memcpy for DMA-sized blocks, in 64-byte chunks. glibc's memcpy uses `rep movsb` for these
+/// sizes, which on this platform's AMD EPYC hosts runs >10x slower when the destination sits
+/// just above the source modulo 4 KiB (as the staging and sector buffers happen to); plain
+/// vector moves have no such cliff.
+inline void copy_bytes(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    unsigned char chunk[64];
+    __builtin_memcpy(chunk, src + i, 64);
+    __builtin_memcpy(dst + i, chunk, 64);
+  }
+  if (i < n) std::memcpy(dst + i, src + i, n - i);
+}
+}  // namespace
+
 static void fill_unwritten(std::uint64_t lbn, std::uint8_t* out) {
   const std::uint64_t w = BackingStore::unwritten_word(lbn);
   for (std::uint32_t i = 0; i < kBlockBytes; i += 8) std::memcpy(out + i, &w, 8);
@@ -15,7 +31,7 @@ void BackingStore::read(std::uint64_t lbn, std::uint64_t blocks, std::uint8_t* o
     auto it = pages_.find(l / kPageBlocks);
     const std::uint64_t i = l % kPageBlocks;
     if (it != pages_.end() && (it->second->written >> i & 1))
-      std::memcpy(out + b * kBlockBytes, it->second->data.data() + i * kBlockBytes, kBlockBytes);
+      copy_bytes(out + b * kBlockBytes, it->second->data.data() + i * kBlockBytes, kBlockBytes);
     else
       fill_unwritten(l, out + b * kBlockBytes);
   }
@@ -27,7 +43,7 @@ void BackingStore::write(std::uint64_t lbn, std::uint64_t blocks, const std::uin
     auto& page = pages_[l / kPageBlocks];
     if (!page) page = std::make_unique<Page>();
     const std::uint64_t i = l % kPageBlocks;
-    std::memcpy(page->data.data() + i * kBlockBytes, in + b * kBlockBytes, kBlockBytes);
+    copy_bytes(page->data.data() + i * kBlockBytes, in + b * kBlockBytes, kBlockBytes);
     page->written |= std::uint64_t{1} << i;
   }
 }

@@ -64,25 +64,27 @@ ParameterPage DiskParams::parameter_page() const {
   p.settle_ps = settle().count();
   p.command_overhead_ps = from_ms(command_overhead_ms).count();
   p.capacity_blocks = geometry().capacity_blocks();
-  // Calibration distances: 1..min(32, max), the branch points, then geometric to a full stroke.
+  // Calibration distances: every distance up to a dense limit (at most 32, and at most a third
+  // of the samples), the curve's branch points, a full stroke, and the rest spread
+  // geometrically between the dense limit and a full stroke.
   const std::uint32_t max_d = cylinders > 1 ? cylinders - 1 : 1;
+  const std::uint32_t dense = std::max<std::uint32_t>(1, std::min<std::uint32_t>({32, max_d, seek_calibration_samples / 3}));
   std::set<std::uint32_t> ds;
-  for (std::uint32_t d = 1; d <= std::min<std::uint32_t>(32, max_d); ++d) ds.insert(d);
+  for (std::uint32_t d = 1; d <= dense; ++d) ds.insert(d);
+  ds.insert(max_d);
   if (seek_table.distances().empty()) {
     for (std::uint32_t d : {seek_curve.short_max_distance, seek_curve.short_max_distance + 1})
-      if (d >= 1 && d <= max_d) ds.insert(d);
-  } else {
-    for (std::uint32_t d : seek_table.distances())
-      if (d <= max_d && ds.size() < seek_calibration_samples - 1) ds.insert(d);
+      if (d > dense && d < max_d && ds.size() + 2 <= seek_calibration_samples) ds.insert(d);
   }
-  ds.insert(max_d);
-  const std::size_t room = seek_calibration_samples > ds.size() ? seek_calibration_samples - ds.size() : 0;
-  if (room > 0 && max_d > 32) {
-    const double ratio = std::pow(static_cast<double>(max_d) / 32.0, 1.0 / static_cast<double>(room + 1));
-    double x = 32.0;
-    for (std::size_t i = 0; i < room; ++i) {
+  // Geometric fill; points that round onto existing ones are retried with a finer spacing.
+  for (int pass = 0; pass < 8 && ds.size() < seek_calibration_samples && max_d > dense + 1; ++pass) {
+    const std::size_t fill = seek_calibration_samples - ds.size();
+    const double ratio = std::pow(static_cast<double>(max_d) / dense, 1.0 / static_cast<double>(fill + 1));
+    double x = dense;
+    for (std::size_t k = 0; k < fill && ds.size() < seek_calibration_samples; ++k) {
       x *= ratio;
-      ds.insert(static_cast<std::uint32_t>(std::lround(x)));
+      const auto d = static_cast<std::uint32_t>(std::lround(x));
+      if (d > dense && d < max_d) ds.insert(d);
     }
   }
   std::size_t i = 0;

@@ -22,15 +22,18 @@ namespace drivevp {
 /// zoned, skewed layout (DiskGeometry), waits for the first target sector to come under the head
 /// (rotational latency from the spindle phase), transfers at the media rate (one sector per
 /// period/spt), and crosses track boundaries with a head switch or a one-cylinder seek followed
-/// by the rotational wait the skew leaves (usually none). Data moves through a sector buffer
+/// by the rotational wait left after it (the skew makes it short: on the HP 97560 0.066 ms after a
+/// head switch and 0.108 ms after a cylinder switch). Data moves through a sector buffer
 /// that the firmware reaches by DMA; the media contents live in a sparse BackingStore.
 /// Does not model: a read-ahead or write-back cache, ECC retries, defect remapping, sparing,
 /// zero-latency (out-of-order) reads.
 ///
 /// Registers (docs/registers.md "Read channel"): LBN 0x00 RW64, COUNT 0x08 RW32, COMMAND 0x0C
 /// WO32 (1 read, 2 write), STATUS 0x10 RO32 (bit0 busy, bit1 done pending, bit2 error), IRQ_ACK
-/// 0x14 WO32, TRANSFER_START_PS 0x18 RO64, TRANSFER_END_PS 0x20 RO64. The buffer window (second
-/// socket) holds COUNT blocks from offset 0.
+/// 0x14 WO32, TRANSFER_START_PS 0x18 RO64, TRANSFER_END_PS 0x20 RO64, SECTOR_UNDER_HEAD 0x28 RO32
+/// (angular slot under the head on the current track, at the access's time). The buffer window
+/// (second socket) holds COUNT blocks from offset 0. A COMMAND write that carries a
+/// CommandExtension records the command's id for waveforms (drive.channel.command_id).
 class ReadChannel : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ReadChannel> socket;         ///< registers
@@ -71,6 +74,7 @@ class ReadChannel : public sc_core::sc_module {
   bool op_write_ = false;
   Traced<bool> transferring_{false};
   Traced<std::uint64_t> current_lbn_{0};
+  Traced<std::uint64_t> command_id_{0};
   bool done_pending_ = false;
   bool error_ = false;
   Plan plan_;

@@ -7,11 +7,14 @@ namespace drivevp {
 Spindle::Spindle(sc_core::sc_module_name name, Time period) : sc_module(name), socket("socket"), period_(period) {
   socket.register_b_transport(this, &Spindle::b_transport);
   regs_.add("PERIOD_PS", 0x00, 8, [this] { return static_cast<std::uint64_t>(period_.count()); });
+  // Time-dependent registers read at the access's time (now + annotated delay).
   regs_.add("INDEX_TIME_PS", 0x08, 8, [this] {
-    const std::int64_t now = sim_now().count();
+    const std::int64_t now = (sim_now() + to_time(regs_.access_delay())).count();
     return static_cast<std::uint64_t>(now - now % period_.count());
   });
-  regs_.add("ANGLE", 0x10, 4, [this] { return static_cast<std::uint64_t>(phase_at(sim_now()) * 4294967296.0); });
+  regs_.add("ANGLE", 0x10, 4, [this] {
+    return static_cast<std::uint64_t>(phase_at(sim_now() + to_time(regs_.access_delay())) * 4294967296.0);
+  });
   regs_.add(
       "INDEX_IRQ_ENABLE", 0x14, 4, [this] { return std::uint64_t{index_enabled_}; },
       [this](std::uint64_t v, tlm::tlm_generic_payload&) {
@@ -19,10 +22,11 @@ Spindle::Spindle(sc_core::sc_module_name name, Time period) : sc_module(name), s
         index_enabled_ = v & 1;
         if (index_enabled_ && !was) {
           const std::int64_t now = sim_now().count();
-          index_event_.notify(to_sc(Time{period_.count() - now % period_.count()}));
+          const std::int64_t at = now + to_time(regs_.access_delay()).count();
+          index_event_.notify(to_sc(Time{at - now + period_.count() - at % period_.count()}));
         }
       });
-  regs_.add("IRQ_ACK", 0x18, 4, nullptr, [this](std::uint64_t, tlm::tlm_generic_payload&) { index_irq.lower(); });
+  regs_.add("IRQ_ACK", 0x18, 4, nullptr, [this](std::uint64_t, tlm::tlm_generic_payload&) { index_irq.lower(regs_.access_delay()); });
   SC_HAS_PROCESS(Spindle);
   SC_METHOD(on_index);
   sensitive << index_event_;
@@ -39,8 +43,8 @@ void Spindle::on_index() {
   index_event_.notify(to_sc(period_));
 }
 
-void Spindle::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
-  regs_.access(trans, trans.get_address());
+void Spindle::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  regs_.access(trans, trans.get_address(), delay);
 }
 
 void Spindle::trace(Tracer& tracer, const std::string& prefix) {

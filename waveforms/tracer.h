@@ -54,6 +54,8 @@ class Traced {
   /// Used by Tracer.
   const T& shown() const { return shown_; }
   void bind_live(const bool* live) { live_ = live; }
+  /// True while the owning tracer's window is open (false when not traced).
+  bool live() const { return *live_; }
   void sync() { shown_ = value_; }
 
  private:

@@ -46,11 +46,11 @@ Controller::Controller(sc_core::sc_module_name name, const ControllerParams& par
   regs_.add("VERSION", amap::kRegVersion, 4, [] { return std::uint64_t{1}; });
   regs_.add("QUEUE_SIZE", amap::kRegQueueSize, 4, [this] { return std::uint64_t{params_.queue_depth}; });
   regs_.add("SQ_TAIL", amap::kRegSqTail, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload&) {
-    sq_tail_ = static_cast<std::uint32_t>(v % params_.queue_depth);
+    sq_tail_ = static_cast<std::uint32_t>(v % (params_.queue_depth + 1));
   });
   regs_.add("CQ_HEAD", amap::kRegCqHead, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload&) {
     cq_head_ = static_cast<std::uint32_t>(v % (params_.queue_depth + 1));
-    completion_irq.lower();
+    completion_irq.lower(regs_.access_delay());
   });
   regs_.add("CAPACITY", amap::kRegCapacity, 8, [this] { return predictor_.capacity_blocks(); });
 
@@ -126,7 +126,7 @@ void Controller::start_of_simulation() {
 }
 
 void Controller::host_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-  regs_.access(trans, trans.get_address());
+  regs_.access(trans, trans.get_address(), delay);
   if (trans.get_address() == amap::kRegSqTail && trans.is_write()) doorbell_event_.notify(delay);
 }
 
@@ -142,10 +142,18 @@ void Controller::fetch() {
   while (sq_head_ != sq_tail_ && held_ < params_.queue_depth) {
     amap::SubmissionEntry e;
     bus_access(tlm::TLM_READ_COMMAND, amap::kHostMem + amap::kHostSq + sq_head_ * sizeof e, &e, sizeof e);
-    sq_head_ = (sq_head_ + 1) % params_.queue_depth;
+    sq_head_ = (sq_head_ + 1) % (params_.queue_depth + 1);
     ++held_;
     data_address_[e.command.tag % params_.queue_depth] = e.data_address;
-    policy_->enqueue(e.command, context(sim_now() + to_time(offset_)));
+    const Command& c = e.command;
+    if (c.blocks == 0 || c.lbn >= predictor_.capacity_blocks() || c.blocks > predictor_.capacity_blocks() - c.lbn) {
+      // Rejected at once, never reaching the policy (whose queues locate every command).
+      amap::ServiceLog log{};
+      log.dispatch_ps = (sim_now() + to_time(offset_)).count();
+      post_completion(c, log, amap::kStatusInvalidLba);
+      continue;
+    }
+    policy_->enqueue(c, context(sim_now() + to_time(offset_)));
   }
   queue_depth_ = static_cast<std::uint32_t>(policy_->pending());
 }
@@ -191,11 +199,6 @@ void Controller::dispatch() {
   log_.predicted_positioning_ps = d.predicted_positioning.count();
   if (d.predicted_positioning >= Time{0}) predicted_positioning_ms_ = to_ms(d.predicted_positioning);
   offset_ += to_sc(predictor_.command_overhead());
-  if (current_.lbn >= predictor_.capacity_blocks() || current_.blocks > predictor_.capacity_blocks() - current_.lbn) {
-    post_completion(amap::kStatusMediaError);
-    dispatch();
-    return;
-  }
   const PhysicalAddress target = predictor_.geometry().locate(current_.lbn);
   log_.cylinder = target.cylinder;
   log_.head = target.head;
@@ -228,7 +231,7 @@ void Controller::on_seek_done() {
   }
   if (state_ != State::Seeking) return;
   if (status & reg::kStatusError) {
-    post_completion(amap::kStatusMediaError);
+    finish_current(amap::kStatusMediaError);
     dispatch();
     return;
   }
@@ -249,7 +252,7 @@ void Controller::on_transfer_done() {
   write_reg(reg::kChIrqAck, 1, 4);
   if (state_ != State::Transferring) return;
   if (status & reg::kStatusError) {
-    post_completion(amap::kStatusMediaError);
+    finish_current(amap::kStatusMediaError);
     dispatch();
     return;
   }
@@ -265,20 +268,26 @@ void Controller::on_transfer_done() {
     bus_access(tlm::TLM_WRITE_COMMAND, data_address_[current_.tag % params_.queue_depth], staging_.data(), bytes,
                &current_);
   }
-  post_completion(amap::kStatusOk);
+  finish_current(amap::kStatusOk);
   fetch();
   dispatch();
 }
 
-void Controller::post_completion(std::uint32_t status) {
+void Controller::finish_current(std::uint32_t status) {
+  state_ = State::Idle;
+  state_trace_ = static_cast<std::uint8_t>(state_);
+  post_completion(current_, log_, status);
+}
+
+void Controller::post_completion(const Command& command, const amap::ServiceLog& log, std::uint32_t status) {
   if (status != amap::kStatusOk) ++media_errors_;
   amap::CompletionEntry c;
-  c.command_id = current_.id;
-  c.tag = current_.tag;
+  c.command_id = command.id;
+  c.tag = command.tag;
   c.status = status;
   c.valid = 1;
   c.sq_head = sq_head_;
-  c.log = log_;
+  c.log = log;
   const std::uint32_t cq_size = params_.queue_depth + 1;  // one more than the commands in flight
   if ((cq_tail_ + 1) % cq_size == cq_head_)
     SC_REPORT_ERROR(name(), "completion queue overflow: the host did not consume completions");
@@ -286,9 +295,7 @@ void Controller::post_completion(std::uint32_t status) {
   cq_tail_ = (cq_tail_ + 1) % cq_size;
   --held_;
   ++completed_;
-  policy_->on_complete(current_, context(sim_now() + to_time(offset_)));
-  state_ = State::Idle;
-  state_trace_ = static_cast<std::uint8_t>(state_);
+  if (status != amap::kStatusInvalidLba) policy_->on_complete(command, context(sim_now() + to_time(offset_)));
   completion_irq.raise(offset_);
 }
 

@@ -32,10 +32,13 @@ struct ControllerParams {
 ///  1. boot (start of simulation): reads the parameter page and the spindle's index time over
 ///     the bus and builds its PositioningPredictor;
 ///  2. doorbell: fetches submission entries from host memory by DMA and hands them to the policy;
+///     A command whose blocks are not all within the capacity completes at once with
+///     kStatusInvalidLba and never reaches the policy;
 ///  3. when the media is free: asks the policy for a Decision; for Serve it spends the command
-///     overhead, DMAs write data to the channel buffer, programs the actuator (TARGET_CYLINDER,
-///     TARGET_HEAD, COMMAND=seek);
-///  4. seek-done interrupt: acknowledges, programs the read channel (LBN, COUNT, COMMAND);
+///     overhead, writes the channel's COUNT, DMAs write data to the channel buffer, programs the
+///     actuator (TARGET_CYLINDER, TARGET_HEAD, COMMAND=seek);
+///  4. seek-done interrupt: acknowledges, reads the seek log, programs the read channel (LBN,
+///     COMMAND);
 ///  5. transfer-done interrupt: acknowledges, DMAs read data to the host buffer, posts a
 ///     completion entry with its service log, raises the completion interrupt, dispatches again.
 /// Bus latencies accumulate in a local time offset (loosely timed) that annotates every access,
@@ -67,7 +70,10 @@ class Controller : public sc_core::sc_module {
   void on_wake();
   void fetch();
   void dispatch();
-  void post_completion(std::uint32_t status);
+  /// Completes the command in service with `status` and returns to Idle.
+  void finish_current(std::uint32_t status);
+  /// Writes a completion entry for `command` to the host's CQ and raises the completion interrupt.
+  void post_completion(const Command& command, const amap::ServiceLog& log, std::uint32_t status);
   // Bus helpers: every access annotates offset_ and checks the response.
   void bus_access(tlm::tlm_command cmd, std::uint64_t address, void* data, std::size_t length,
                   const Command* command = nullptr);

@@ -7,6 +7,22 @@
 
 namespace drivevp {
 
+namespace {
+/// memcpy for DMA-sized blocks, in 64-byte chunks. glibc's memcpy uses `rep movsb` for these
+/// sizes, which on this platform's AMD EPYC hosts runs >10x slower when the destination sits
+/// just above the source modulo 4 KiB (as the staging and sector buffers happen to); plain
+/// vector moves have no such cliff.
+inline void copy_bytes(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    unsigned char chunk[64];
+    __builtin_memcpy(chunk, src + i, 64);
+    __builtin_memcpy(dst + i, chunk, 64);
+  }
+  if (i < n) std::memcpy(dst + i, src + i, n - i);
+}
+}  // namespace
+
 Host::Host(sc_core::sc_module_name name, const HostParams& params, std::uint32_t queue_depth, WorkloadSource& source,
            RequestSink sink, InterruptLine& completion_irq, Tracer* tracer)
     : sc_module(name),
@@ -17,7 +33,7 @@ Host::Host(sc_core::sc_module_name name, const HostParams& params, std::uint32_t
       source_(source),
       sink_(std::move(sink)),
       completion_irq_(completion_irq),
-      sq_(queue_depth),
+      sq_(queue_depth + 1),
       cq_(queue_depth + 1),
       buffers_(queue_depth),
       by_tag_(queue_depth),
@@ -86,7 +102,7 @@ void Host::submit_ready(Time now) {
     if (buf.size() < bytes) buf.resize(bytes);
     if (!c.is_read() && params_.check_data) DataIntegrityChecker::fill_write(c, buf.data());
     sq_[sq_tail_] = {c, amap::kHostMem + amap::kHostData + std::uint64_t{c.tag} * amap::kHostDataStride};
-    sq_tail_ = (sq_tail_ + 1) % queue_depth_;
+    sq_tail_ = (sq_tail_ + 1) % static_cast<std::uint32_t>(sq_.size());
     conservation_.submitted(c);
     rang = true;
   }
@@ -173,9 +189,9 @@ void Host::memory_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) 
     return;
   }
   if (trans.is_read())
-    std::memcpy(trans.get_data_ptr(), base + rel, len);
+    copy_bytes(trans.get_data_ptr(), base + rel, len);
   else
-    std::memcpy(base + rel, trans.get_data_ptr(), len);
+    copy_bytes(base + rel, trans.get_data_ptr(), len);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

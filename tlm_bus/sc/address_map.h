@@ -28,7 +28,8 @@ inline constexpr std::uint64_t kHostDataStride = 0x4000'0000;  ///< bytes betwee
 
 // Host-interface registers (offsets in kHostIf).
 inline constexpr std::uint64_t kRegVersion = 0x00;     ///< RO 32: interface version (1)
-inline constexpr std::uint64_t kRegQueueSize = 0x04;   ///< RO 32: queue depth Q: SQ has Q entries, CQ has Q + 1
+inline constexpr std::uint64_t kRegQueueSize = 0x04;   ///< RO 32: queue depth Q: SQ and CQ have Q + 1 entries each (a ring of
+                                                       ///< Q + 1 holds Q commands without full == empty)
 inline constexpr std::uint64_t kRegSqTail = 0x08;      ///< WO 32: SQ tail doorbell
 inline constexpr std::uint64_t kRegCqHead = 0x0C;      ///< WO 32: CQ head doorbell
 inline constexpr std::uint64_t kRegCapacity = 0x10;    ///< RO 64: capacity in blocks
@@ -56,6 +57,7 @@ struct ServiceLog {
 
 inline constexpr std::uint32_t kStatusOk = 0;
 inline constexpr std::uint32_t kStatusMediaError = 1;  ///< the hardware reported an error
+inline constexpr std::uint32_t kStatusInvalidLba = 2;  ///< blocks beyond the capacity, or 0 blocks
 
 /// A completion-queue entry in host memory.
 struct CompletionEntry {

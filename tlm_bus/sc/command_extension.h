@@ -1,6 +1,8 @@
 // The command-descriptor extension: attaches the Command being served to the TLM transactions
 // the firmware issues for it (register writes that start media operations, DMA), so that
-// devices, monitors and waveforms can tell which request a transaction belongs to.
+// devices, monitors and waveforms can tell which request a transaction belongs to. The
+// firmware attaches it to the actuator's and the read channel's COMMAND writes and to the data
+// DMA; the read channel records the id it carries (waveform drive.channel.command_id).
 #pragma once
 
 #include <tlm>

@@ -9,19 +9,30 @@ namespace drivevp {
 
 /// A level-sensitive interrupt line. The device raises it (now or after a delay); the handler
 /// (an SC_METHOD made sensitive to event()) acknowledges the cause at the device, which lowers
-/// it. `level` is a Traced<bool> so that waveforms can show it without a signal's delta cycles.
-class InterruptLine {
+/// it at the acknowledge's annotated time. `level` is a Traced<bool> so that waveforms can show
+/// it without a signal's delta cycles; while tracing is live the line stays high until the
+/// acknowledge's time, so even a short handler shows as a pulse.
+class InterruptLine : public sc_core::sc_module {
  public:
-  explicit InterruptLine(const char* name) : event_((std::string(name) + "_ev").c_str()) {}
+  explicit InterruptLine(sc_core::sc_module_name name) : sc_module(name), event_("raised") {
+    SC_HAS_PROCESS(InterruptLine);
+    SC_METHOD(drop);
+    sensitive << drop_event_;
+    dont_initialize();
+  }
   /// Raises the line after `delay` (0: in the next delta cycle). Idempotent while raised.
   void raise(const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME) {
     pending_ = true;
     event_.notify(delay);
   }
-  /// Lowers the line (the device does this when its cause is acknowledged).
-  void lower() {
-    level_ = false;
+  /// Lowers the line `delay` after now (the device does this when its cause is acknowledged,
+  /// with the acknowledge's annotated delay).
+  void lower(const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME) {
     pending_ = false;
+    if (level_.live() && delay > sc_core::SC_ZERO_TIME)
+      drop_event_.notify(delay);
+    else
+      level_ = false;
   }
   /// The event a handler is sensitive to. The line is high when the event fires.
   const sc_core::sc_event& event() const { return event_; }
@@ -34,7 +45,11 @@ class InterruptLine {
   Traced<bool>& level() { return level_; }
 
  private:
+  void drop() {
+    if (!pending_) level_ = false;
+  }
   sc_core::sc_event event_;
+  sc_core::sc_event drop_event_;
   bool pending_ = false;
   Traced<bool> level_{false};
 };

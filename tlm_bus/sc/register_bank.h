@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <systemc>
 #include <tlm>
 
 namespace drivevp {
@@ -27,8 +28,10 @@ class RegisterBank {
     regs_.push_back({std::move(name), offset, width, std::move(read), std::move(write)});
   }
 
-  /// Serves one access at `offset` (relative to the bank). Returns true if a register matched.
-  bool access(tlm::tlm_generic_payload& trans, std::uint64_t offset) const {
+  /// Serves one access at `offset` (relative to the bank) whose annotated delay is `delay`
+  /// (callbacks read it through access_delay()). Returns true if a register matched.
+  bool access(tlm::tlm_generic_payload& trans, std::uint64_t offset, const sc_core::sc_time& delay) {
+    delay_ = &delay;
     for (const Reg& r : regs_) {
       if (r.offset != offset) continue;
       if (trans.get_data_length() != r.width) {
@@ -54,6 +57,10 @@ class RegisterBank {
     return false;
   }
 
+  /// Inside a read or write callback: the annotated delay of the access being served, so that a
+  /// register can act at the access's time (loosely timed: sc_time_stamp() + delay).
+  const sc_core::sc_time& access_delay() const { return *delay_; }
+
  private:
   struct Reg {
     std::string name;
@@ -63,6 +70,7 @@ class RegisterBank {
     Writer write;
   };
   std::vector<Reg> regs_;
+  const sc_core::sc_time* delay_ = &sc_core::SC_ZERO_TIME;
 };
 
 }  // namespace drivevp

@@ -89,7 +89,7 @@ TEST_CASE("sim: 100000 mixed reads and writes under SPTF conserve requests and d
 // submitted but not yet fetched; when a burst fills every entry, the SQ tail wraps onto the
 // firmware's SQ head, the firmware sees an empty queue and nothing is ever served.
 TEST_CASE("sim: Closed loop with outstanding equal to the queue depth completes every request",
-          "[sim][integrity][queue][!mayfail]") {
+          "[sim][integrity][queue]") {
   TempDir dir("full-closed");
   const RunResult r = run_platform(
       dir,
@@ -105,7 +105,7 @@ TEST_CASE("sim: Closed loop with outstanding equal to the queue depth completes 
 }
 
 TEST_CASE("sim: A burst of queue-depth requests arriving together is served",
-          "[sim][integrity][queue][!mayfail]") {
+          "[sim][integrity][queue]") {
   TempDir dir("full-burst");
   // 64 single-block reads at time 0 with the default queue depth 64 (open loop).
   std::string trace;
