@@ -1,5 +1,7 @@
 #include "hw_models/actuator.h"
 
+#include <cmath>
+
 #include "tlm_bus/sc/time.h"
 
 namespace drivevp {
@@ -66,11 +68,14 @@ void Actuator::start_seek(const sc_core::sc_time& delay) {
   seek_start_ = start;
   seek_end_ = start + duration;
   busy_ = true;
+  if (seek_distance_ > 0)
+    arm_position_ = std::nextafter(static_cast<double>(cylinder_.get()), static_cast<double>(target_cylinder_));
   done_event_.notify(delay + to_sc(duration));
 }
 
 void Actuator::on_seek_done() {
   cylinder_ = target_cylinder_;
+  arm_position_ = static_cast<double>(target_cylinder_);
   head_ = target_head_;
   busy_ = false;
   done_pending_ = true;
@@ -79,21 +84,15 @@ void Actuator::on_seek_done() {
 
 void Actuator::follow_transfer(std::uint32_t cylinder, std::uint32_t head) {
   cylinder_ = cylinder;
+  arm_position_ = static_cast<double>(cylinder);
   head_ = head;
-}
-
-double Actuator::arm_position_at(Time t) const {
-  if (!busy_ || seek_end_ <= seek_start_ || t <= seek_start_) return static_cast<double>(cylinder_.get());
-  if (t >= seek_end_) return static_cast<double>(target_cylinder_);
-  const double f = static_cast<double>((t - seek_start_).count()) / static_cast<double>((seek_end_ - seek_start_).count());
-  return static_cast<double>(from_cylinder_) + f * (static_cast<double>(target_cylinder_) - from_cylinder_);
 }
 
 void Actuator::trace(Tracer& tracer, const std::string& prefix) {
   tracer.add(TraceGroup::Mechanics, cylinder_, prefix + ".cylinder", WaveFormat::AnalogStep, 32);
   tracer.add(TraceGroup::Mechanics, head_, prefix + ".head", WaveFormat::Decimal, 32);
   tracer.add(TraceGroup::Mechanics, busy_, prefix + ".seeking", WaveFormat::Binary, 1);
-  tracer.add_plain(TraceGroup::Mechanics, arm_position, prefix + ".arm_position", WaveFormat::AnalogInterpolated);
+  tracer.add(TraceGroup::Mechanics, arm_position_, prefix + ".arm_position", WaveFormat::AnalogInterpolated);
 }
 
 }  // namespace drivevp

@@ -18,8 +18,9 @@ namespace drivevp {
 /// profile (DiskParams::seek_time: the published curve or a table of samples), settle and head
 /// switch, by the rule of positioning_seek() (tlm_bus/param_page.h), and raises seek_done then.
 /// Models: current cylinder and head, seek distance and time. Does not model the arm's
-/// trajectory (for waveforms the arm position is interpolated linearly during a seek), thermal
-/// recalibration, or seek errors.
+/// trajectory (the waveform arm_position moves one ulp towards the target when a seek starts and
+/// reaches it when the seek ends, so that GTKWave's interpolated display draws a linear move),
+/// thermal recalibration, or seek errors.
 ///
 /// Registers (docs/registers.md "Actuator"): TARGET_CYLINDER 0x00 RW32, TARGET_HEAD 0x04 RW32,
 /// COMMAND 0x08 WO32 (1 = seek), STATUS 0x0C RO32 (bit0 busy, bit1 done pending, bit2 error),
@@ -40,11 +41,7 @@ class Actuator : public sc_core::sc_module {
   void follow_transfer(std::uint32_t cylinder, std::uint32_t head);
   /// Seek time from the current position to (cylinder, head) by the true profile.
   Time seek_time_to(std::uint32_t cylinder, std::uint32_t head) const;
-  /// Arm position for waveforms at time t: linear between the seek's ends while seeking.
-  double arm_position_at(Time t) const;
   void trace(Tracer& tracer, const std::string& prefix);
-
-  double arm_position = 0;  ///< sampled for waveforms only
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -54,6 +51,7 @@ class Actuator : public sc_core::sc_module {
   Traced<std::uint32_t> cylinder_{0};
   Traced<std::uint32_t> head_{0};
   Traced<bool> busy_{false};
+  Traced<double> arm_position_{0.0};
   std::uint32_t target_cylinder_ = 0;
   std::uint32_t target_head_ = 0;
   std::uint32_t from_cylinder_ = 0;

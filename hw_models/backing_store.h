@@ -16,7 +16,7 @@ namespace drivevp {
 /// each 8-byte little-endian word holds the block's LBN (unwritten_word()).
 class BackingStore {
  public:
-  static constexpr std::uint64_t kPageBlocks = 64;  ///< 32 KiB pages
+  static constexpr std::uint64_t kPageBlocks = 8;  ///< 4 KiB pages: scattered small writes cost little
 
   /// The 8-byte word an unwritten block `lbn` holds at every word position.
   static std::uint64_t unwritten_word(std::uint64_t lbn) { return lbn; }
@@ -31,7 +31,7 @@ class BackingStore {
  private:
   struct Page {
     std::array<std::uint8_t, kPageBlocks * kBlockBytes> data;
-    std::uint64_t written = 0;  ///< bit i: block i of the page was written
+    std::uint8_t written = 0;  ///< bit i: block i of the page was written
   };
   std::unordered_map<std::uint64_t, std::unique_ptr<Page>> pages_;
 };

@@ -11,8 +11,7 @@ const DiskParams& DiskDrive::validated(const DiskParams& p) {
   return p;
 }
 
-DiskDrive::DiskDrive(sc_core::sc_module_name name, const DiskParams& params, Tracer* tracer,
-                     sc_core::sc_time sample_period)
+DiskDrive::DiskDrive(sc_core::sc_module_name name, const DiskParams& params, Tracer* tracer)
     : sc_module(name),
       param_socket("param_socket"),
       params_(validated(params)),
@@ -20,8 +19,7 @@ DiskDrive::DiskDrive(sc_core::sc_module_name name, const DiskParams& params, Tra
       spindle("spindle", params_.rotation_period()),
       actuator("actuator", params_),
       channel("channel", params_, spindle, actuator),
-      tracer_(tracer),
-      sample_period_(sample_period) {
+      tracer_(tracer) {
   param_socket.register_b_transport(this, &DiskDrive::param_transport);
   if (tracer_) {
     const std::string p = basename();
@@ -30,7 +28,7 @@ DiskDrive::DiskDrive(sc_core::sc_module_name name, const DiskParams& params, Tra
     channel.trace(*tracer_, p + ".channel");
     if (tracer_->enabled(TraceGroup::Mechanics)) {
       SC_HAS_PROCESS(DiskDrive);
-      SC_THREAD(sample);
+      SC_THREAD(ramps);
     }
   }
 }
@@ -46,20 +44,24 @@ void DiskDrive::param_transport(tlm::tlm_generic_payload& trans, sc_core::sc_tim
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void DiskDrive::sample() {
-  // Runs only when the mechanics group is traced; updates the sampled signals while the window
-  // is open.
+void DiskDrive::ramps() {
   const DiskGeometry& g = channel.geometry();
+  const std::int64_t T = spindle.period().count();
+  const sc_core::sc_time last = to_sc(Time{T - 1});
+  const sc_core::sc_time one_ps = to_sc(Time{1});
   for (;;) {
+    const std::int64_t now = sim_now().count();
+    if (now % T != 0) wait(to_sc(Time{T - now % T}));  // to the next index
     if (tracer_->live()) {
-      const Time now = sim_now();
-      const double phase = spindle.phase_at(now);
-      spindle.angle_deg = phase * 360.0;
-      const std::uint32_t spt = g.sectors_per_track(actuator.cylinder());
-      spindle.sector_under_head = static_cast<std::uint32_t>(phase * spt);
-      actuator.arm_position = actuator.arm_position_at(now);
+      spindle.angle_deg = 0.0;
+      spindle.sector_under_head = 0;
     }
-    wait(sample_period_);
+    wait(last);
+    if (tracer_->live()) {
+      spindle.angle_deg = 360.0 * static_cast<double>(T - 1) / static_cast<double>(T);
+      spindle.sector_under_head = g.sectors_per_track(actuator.cylinder()) - 1;
+    }
+    wait(one_ps);
   }
 }
 

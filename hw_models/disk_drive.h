@@ -16,9 +16,11 @@ namespace drivevp {
 
 /// Wires the disk's hardware models together and publishes the read-only parameter page
 /// (ParameterPage, docs/registers.md) on its own target socket. Only wires: the models are the
-/// submodules. With a Tracer, a sampling process records the spindle angle, the sector under the
-/// head and the arm position every `sample_period` while the trace window is open (it does not
-/// exist when tracing is off).
+/// submodules. When the mechanics group is traced, a process writes the spindle angle and the
+/// slot under the head twice per revolution, at the index (0) and 1 ps before the next index (the
+/// last value of the ramp), so that GTKWave's interpolated display draws the exact sawtooth
+/// with no periodic sampling; it only writes while the trace window is open and does not exist
+/// when tracing is off.
 class DiskDrive : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<DiskDrive> param_socket;
@@ -29,8 +31,7 @@ class DiskDrive : public sc_core::sc_module {
 
  public:
   /// Throws std::invalid_argument if `params` fails DiskParams::validate().
-  DiskDrive(sc_core::sc_module_name name, const DiskParams& params, Tracer* tracer,
-            sc_core::sc_time sample_period);
+  DiskDrive(sc_core::sc_module_name name, const DiskParams& params, Tracer* tracer);
 
   const DiskParams& params() const { return params_; }
   const ParameterPage& parameter_page() const { return page_; }
@@ -42,9 +43,8 @@ class DiskDrive : public sc_core::sc_module {
  private:
   static const DiskParams& validated(const DiskParams& p);
   void param_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-  void sample();
+  void ramps();
   Tracer* tracer_;
-  sc_core::sc_time sample_period_;
 };
 
 }  // namespace drivevp

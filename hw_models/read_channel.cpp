@@ -6,23 +6,9 @@
 #include "tlm_bus/sc/command_extension.h"
 #include "tlm_bus/sc/time.h"
 
-namespace drivevp {
+#include "tlm_bus/copy_bytes.h"
 
-namespace {
-/// memcpy for DMA-sized blocks, in 64-byte chunks. glibc's memcpy uses `rep movsb` for these
-/// sizes, which on this platform's AMD EPYC hosts runs >10x slower when the destination sits
-/// just above the source modulo 4 KiB (as the staging and sector buffers happen to); plain
-/// vector moves have no such cliff.
-inline void copy_bytes(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
-  std::size_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    unsigned char chunk[64];
-    __builtin_memcpy(chunk, src + i, 64);
-    __builtin_memcpy(dst + i, chunk, 64);
-  }
-  if (i < n) std::memcpy(dst + i, src + i, n - i);
-}
-}  // namespace
+namespace drivevp {
 
 ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params, Spindle& spindle,
                          Actuator& actuator)

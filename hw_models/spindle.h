@@ -35,11 +35,12 @@ class Spindle : public sc_core::sc_module {
   double phase_at(Time t) const;
   /// Phase origin: spindle phase is 0 at this time (and every period after).
   Time phase_origin() const { return Time{0}; }
-  /// Registers angle_deg and sector_under_head (mechanics group); sampled by DiskDrive.
+  /// Registers angle_deg and sector_under_head (mechanics group), written by DiskDrive at each
+  /// index and 1 ps before the next: drawn interpolated they are the exact ramps.
   void trace(Tracer& tracer, const std::string& prefix);
 
-  double angle_deg = 0;               ///< sampled for waveforms only
-  std::uint32_t sector_under_head = 0;  ///< sampled for waveforms only (slot index)
+  double angle_deg = 0;                 ///< for waveforms only: ramp end points, degrees
+  std::uint32_t sector_under_head = 0;  ///< for waveforms only: ramp end points, slot index
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

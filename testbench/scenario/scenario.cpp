@@ -327,12 +327,6 @@ std::vector<KeySpec> build_schema() {
       [](const toml::node& n, Scenario& sc) { sc.trace_start = get_time(n); });
   add("trace.stop", "duration", "seconds, or a string with a unit; 0 = until the end", "trace window end",
       [](const toml::node& n, Scenario& sc) { sc.trace_stop = get_time(n); });
-  add("trace.sample_period", "duration", "(0, 1 s]", "sampling period of angle / arm position",
-      [](const toml::node& n, Scenario& sc) {
-        const Time t = get_time(n);
-        if (t <= Time{0} || t > from_s(1)) throw Invalid{"a duration in (0, 1 s]", show(n)};
-        sc.trace_sample_period = t;
-      });
   add("trace.fst", "boolean", "true or false", "also convert the VCD to waves.fst with vcd2fst",
       [](const toml::node& n, Scenario& sc) { sc.trace_fst = get_bool(n); });
   // [output]
@@ -504,7 +498,6 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
                                   where("workload.outstanding"), sc.controller.queue_depth, sc.host.outstanding));
   if (sc.tracing && sc.trace_stop > Time{0} && sc.trace_stop <= sc.trace_start)
     throw ConfigError(fmt::format("{}: trace.stop: expected a time after trace.start, or 0", where("trace.stop")));
-  if (sc.trace_sample_period == Time{0}) sc.trace_sample_period = sc.device.rotation_period() / 64;
   const std::uint64_t capacity = sc.device.geometry().capacity_blocks();
   if (sc.workload_kind == Scenario::WorkloadKind::Synthetic) {
     if (sc.requests == 0)

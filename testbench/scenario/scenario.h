@@ -48,7 +48,6 @@ struct Scenario {
   std::vector<TraceGroup> trace_groups;
   Time trace_start{0};
   Time trace_stop{0};  ///< 0: until the end
-  Time trace_sample_period{0};
   bool trace_fst = false;
 
   std::string output_dir = "out";

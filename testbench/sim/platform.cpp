@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 Platform::Platform(const Scenario& sc, WorkloadSource& source, RequestSink sink, Tracer* tracer)
     : bus("bus", RouterParams{}),
-      drive("drive", sc.device, tracer, to_sc(sc.trace_sample_period > Time{0} ? sc.trace_sample_period : Time{1'000'000})),
+      drive("drive", sc.device, tracer),
       firmware("firmware", sc.controller, make_policy(sc.policy, sc.policy_params), drive.actuator.seek_done_irq,
                drive.channel.transfer_done_irq, tracer),
       host("host", sc.host, sc.controller.queue_depth, source, std::move(sink), firmware.completion_irq, tracer) {
@@ -106,7 +106,6 @@ void write_gtkw(const Tracer& tracer, const std::string& path, Time start, Time 
       sig.width = s.is_real ? 1 : s.width;
       sig.format = gtkw_format(s.format);
       if (s.format == WaveFormat::Binary && sig.width > 1) sig.format = gtkw::Format::hex;
-      if (s.name.find("sector_under_head") != std::string::npos) sig.format = gtkw::Format::analog_step;
       sig.analog_rows = (sig.format == gtkw::Format::analog_step || sig.format == gtkw::Format::analog_interpolated) ? 4 : 1;
       group.signals.push_back(sig);
     }

@@ -102,7 +102,7 @@ TEST_CASE("sim: Unknown keys are errors in every section", "[sim][config]") {
             "run.progress");
   CHECK(config_error("[trace]\nenable = true\n") ==
         "FILE:2: unknown key 'trace.enable'; allowed: trace.enabled, trace.groups, trace.start, trace.stop, "
-            "trace.sample_period, trace.fst");
+            "trace.fst");
   CHECK(config_error("[output]\ndirectory = \"x\"\n") ==
         "FILE:2: unknown key 'output.directory'; allowed: output.dir, output.plots");
   // Through --set.
@@ -185,8 +185,8 @@ TEST_CASE("sim: Bad durations are errors", "[sim][config]") {
         "FILE:3: trace.stop: expected " + kDurationExpected + ", found '5 ms extra'");
   CHECK(config_error("[trace]\nenabled = true\nstart = -1\n") ==
         "FILE:3: trace.start: expected " + kDurationExpected + ", >= 0, found -1");
-  CHECK(config_error("[trace]\nenabled = true\nsample_period = \"2 s\"\n") ==
-        "FILE:3: trace.sample_period: expected a duration in (0, 1 s], found '2 s'");
+  CHECK(config_error("[trace]\nenabled = true\nstart = \"-2 s\"\n") ==
+        "FILE:3: trace.start: expected a duration: seconds as a number, or a string such as \"250 ms\" (ps, ns, us, ms, s), found '-2 s'");
   // Valid spellings pass.
   CHECK(config_error("[trace]\nenabled = true\nstart = \"250 ms\"\nstop = 0.5\n") == "<no error>");
   // trace.stop must come after trace.start (0 = until the end).
