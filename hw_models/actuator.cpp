@@ -14,6 +14,9 @@ Actuator::Actuator(sc_core::sc_module_name name, const DiskParams& params)
             [this](std::uint64_t v, tlm::tlm_generic_payload&) { target_cylinder_ = static_cast<std::uint32_t>(v); });
   regs_.add("TARGET_HEAD", 0x04, 4, [this, u64] { return u64(target_head_); },
             [this](std::uint64_t v, tlm::tlm_generic_payload&) { target_head_ = static_cast<std::uint32_t>(v); });
+  regs_.add("COMMAND", 0x08, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+    if (v == 1) start_seek(regs_.access_delay());
+  });
   regs_.add("STATUS", 0x0C, 4, [this, u64] { return u64(busy_.get()) | u64(done_pending_) << 1 | u64(error_) << 2; });
   regs_.add("CYLINDER", 0x10, 4, [this, u64] { return u64(cylinder_.get()); });
   regs_.add("HEAD", 0x14, 4, [this, u64] { return u64(head_.get()); });
@@ -31,17 +34,6 @@ Actuator::Actuator(sc_core::sc_module_name name, const DiskParams& params)
 }
 
 void Actuator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-  if (trans.get_address() == 0x08) {  // COMMAND
-    if (trans.is_write() && trans.get_data_length() == 4) {
-      std::uint32_t v = 0;
-      std::memcpy(&v, trans.get_data_ptr(), 4);
-      if (v == 1) start_seek(delay);
-      trans.set_response_status(tlm::TLM_OK_RESPONSE);
-    } else {
-      trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-    }
-    return;
-  }
   regs_.access(trans, trans.get_address(), delay);
 }
 

@@ -22,13 +22,22 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
       period_(params.rotation_period()) {
   socket.register_b_transport(this, &ReadChannel::b_transport);
   buffer_socket.register_b_transport(this, &ReadChannel::buffer_transport);
+  buffer_socket.register_get_direct_mem_ptr(this, &ReadChannel::get_direct_mem_ptr);
   auto u64 = [](auto v) { return static_cast<std::uint64_t>(v); };
   regs_.add("LBN", 0x00, 8, [this] { return lbn_; }, [this](std::uint64_t v, tlm::tlm_generic_payload&) { lbn_ = v; });
   regs_.add("COUNT", 0x08, 4, [this, u64] { return u64(count_); },
             [this](std::uint64_t v, tlm::tlm_generic_payload&) {
               count_ = static_cast<std::uint32_t>(v);
-              if (buffer_.size() < std::uint64_t{count_} * kBlockBytes) buffer_.resize(std::uint64_t{count_} * kBlockBytes);
+              if (buffer_.size() < std::uint64_t{count_} * kBlockBytes) {
+                buffer_.resize(std::uint64_t{count_} * kBlockBytes);
+                buffer_socket->invalidate_direct_mem_ptr(0, ~std::uint64_t{0});  // the buffer moved
+              }
             });
+  regs_.add("COMMAND", 0x0C, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload& trans) {
+    // The firmware attaches the command being served: shown in waveforms as command_id.
+    if (const auto* ext = trans.get_extension<CommandExtension>()) command_id_ = ext->command.id;
+    if (v == 1 || v == 2) start(v == 2, regs_.access_delay());
+  });
   regs_.add("STATUS", 0x10, 4,
             [this, u64] { return u64(transferring_.get()) | u64(done_pending_) << 1 | u64(error_) << 2; });
   regs_.add("IRQ_ACK", 0x14, 4, nullptr, [this](std::uint64_t, tlm::tlm_generic_payload&) {
@@ -83,20 +92,18 @@ ReadChannel::Plan ReadChannel::plan(std::uint64_t lbn, std::uint64_t blocks, Tim
 }
 
 void ReadChannel::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-  if (trans.get_address() == 0x0C) {  // COMMAND
-    std::uint32_t v = 0;
-    if (!trans.is_write() || trans.get_data_length() != 4) {
-      trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-      return;
-    }
-    std::memcpy(&v, trans.get_data_ptr(), 4);
-    // The firmware attaches the command being served: shown in waveforms as command_id.
-    if (const auto* ext = trans.get_extension<CommandExtension>()) command_id_ = ext->command.id;
-    if (v == 1 || v == 2) start(v == 2, delay);
-    trans.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
-  }
   regs_.access(trans, trans.get_address(), delay);
+}
+
+bool ReadChannel::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  if (buffer_.empty()) return false;
+  dmi.set_dmi_ptr(buffer_.data());
+  dmi.set_start_address(0);
+  dmi.set_end_address(buffer_.size() - 1);
+  dmi.allow_read_write();
+  dmi.set_read_latency(sc_core::SC_ZERO_TIME);
+  dmi.set_write_latency(sc_core::SC_ZERO_TIME);
+  return true;
 }
 
 void ReadChannel::buffer_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {

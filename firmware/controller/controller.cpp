@@ -12,20 +12,14 @@ namespace reg {
 // Device register addresses on the bus (docs/registers.md).
 constexpr std::uint64_t kSpindleIndexTime = amap::kSpindle + 0x08;
 constexpr std::uint64_t kActTargetCyl = amap::kActuator + 0x00;
-constexpr std::uint64_t kActTargetHead = amap::kActuator + 0x04;
-constexpr std::uint64_t kActCommand = amap::kActuator + 0x08;
 constexpr std::uint64_t kActStatus = amap::kActuator + 0x0C;
 constexpr std::uint64_t kActIrqAck = amap::kActuator + 0x18;
 constexpr std::uint64_t kActSeekStart = amap::kActuator + 0x20;
-constexpr std::uint64_t kActSeekEnd = amap::kActuator + 0x28;
-constexpr std::uint64_t kActSeekDistance = amap::kActuator + 0x30;
 constexpr std::uint64_t kChLbn = amap::kChannel + 0x00;
 constexpr std::uint64_t kChCount = amap::kChannel + 0x08;
-constexpr std::uint64_t kChCommand = amap::kChannel + 0x0C;
 constexpr std::uint64_t kChStatus = amap::kChannel + 0x10;
 constexpr std::uint64_t kChIrqAck = amap::kChannel + 0x14;
 constexpr std::uint64_t kChTransferStart = amap::kChannel + 0x18;
-constexpr std::uint64_t kChTransferEnd = amap::kChannel + 0x20;
 constexpr std::uint32_t kStatusError = 1u << 2;
 }  // namespace reg
 
@@ -43,6 +37,7 @@ Controller::Controller(sc_core::sc_module_name name, const ControllerParams& par
   if (params_.queue_depth < 1 || params_.queue_depth > 65536)
     throw std::invalid_argument("firmware.queue_depth must be in [1, 65536]");
   host_socket.register_b_transport(this, &Controller::host_transport);
+  bus.register_invalidate_direct_mem_ptr(this, &Controller::invalidate_dmi);
   regs_.add("VERSION", amap::kRegVersion, 4, [] { return std::uint64_t{1}; });
   regs_.add("QUEUE_SIZE", amap::kRegQueueSize, 4, [this] { return std::uint64_t{params_.queue_depth}; });
   regs_.add("SQ_TAIL", amap::kRegSqTail, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload&) {
@@ -183,9 +178,10 @@ void Controller::dispatch() {
     case Decision::Kind::Reposition:
       state_ = State::Repositioning;
       state_trace_ = static_cast<std::uint8_t>(state_);
-      write_reg(reg::kActTargetCyl, d.cylinder, 4);
-      write_reg(reg::kActTargetHead, head_.head, 4);
-      write_reg(reg::kActCommand, 1, 4);
+      {
+        const std::uint32_t seek[3] = {d.cylinder, head_.head, 1};  // one burst, as for a Serve
+        bus_access(tlm::TLM_WRITE_COMMAND, reg::kActTargetCyl, const_cast<std::uint32_t*>(seek), sizeof seek);
+      }
       return;
     case Decision::Kind::Serve:
       break;
@@ -202,19 +198,53 @@ void Controller::dispatch() {
   const PhysicalAddress target = predictor_.geometry().locate(current_.lbn);
   log_.cylinder = target.cylinder;
   log_.head = target.head;
-  write_reg(reg::kChCount, current_.blocks, 4);
-  if (!current_.is_read()) {  // write data: host buffer -> staging -> channel buffer
-    const std::size_t bytes = std::size_t{current_.blocks} * kBlockBytes;
-    if (staging_.size() < bytes) staging_.resize(bytes);
-    bus_access(tlm::TLM_READ_COMMAND, data_address_[current_.tag % params_.queue_depth], staging_.data(), bytes,
-               &current_);
-    bus_access(tlm::TLM_WRITE_COMMAND, amap::kChannelBuffer, staging_.data(), bytes, &current_);
+  if (!current_.is_read()) {  // write data into the channel's sector buffer (COUNT sizes it)
+    write_reg(reg::kChCount, current_.blocks, 4);
+    dma(false, std::size_t{current_.blocks} * kBlockBytes);
   }
   state_ = State::Seeking;
   state_trace_ = static_cast<std::uint8_t>(state_);
-  write_reg(reg::kActTargetCyl, target.cylinder, 4);
-  write_reg(reg::kActTargetHead, target.head, 4);
-  write_reg(reg::kActCommand, 1, 4, &current_);
+  // One burst: TARGET_CYLINDER, TARGET_HEAD, COMMAND = seek.
+  const std::uint32_t seek[3] = {target.cylinder, target.head, 1};
+  bus_access(tlm::TLM_WRITE_COMMAND, reg::kActTargetCyl, const_cast<std::uint32_t*>(seek), sizeof seek, &current_);
+}
+
+std::uint8_t* Controller::channel_buffer(std::size_t bytes) {
+  const std::uint64_t last = amap::kChannelBuffer + bytes - 1;
+  if (!dmi_valid_ || dmi_.get_start_address() > amap::kChannelBuffer || dmi_.get_end_address() < last) {
+    tlm::tlm_generic_payload t;
+    t.set_command(tlm::TLM_READ_COMMAND);
+    t.set_address(amap::kChannelBuffer);
+    t.set_data_length(static_cast<unsigned>(bytes));
+    dmi_valid_ = bus->get_direct_mem_ptr(t, dmi_) && dmi_.is_read_write_allowed() &&
+                 dmi_.get_start_address() <= amap::kChannelBuffer && dmi_.get_end_address() >= last;
+    if (!dmi_valid_) return nullptr;
+  }
+  return dmi_.get_dmi_ptr() + (amap::kChannelBuffer - dmi_.get_start_address());
+}
+
+void Controller::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
+  if (start <= dmi_.get_end_address() && end >= dmi_.get_start_address()) dmi_valid_ = false;
+}
+
+void Controller::dma(bool to_host, std::size_t bytes) {
+  const std::uint64_t host = data_address_[current_.tag % params_.queue_depth];
+  if (std::uint8_t* buffer = channel_buffer(bytes)) {
+    // The sector buffer is reached directly (DMI, with its latency); one bus transaction moves
+    // the data between it and host memory.
+    offset_ += to_host ? dmi_.get_read_latency() : dmi_.get_write_latency();
+    bus_access(to_host ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, host, buffer, bytes, &current_);
+    return;
+  }
+  // No DMI: through a staging buffer, two transactions.
+  if (staging_.size() < bytes) staging_.resize(bytes);
+  if (to_host) {
+    bus_access(tlm::TLM_READ_COMMAND, amap::kChannelBuffer, staging_.data(), bytes, &current_);
+    bus_access(tlm::TLM_WRITE_COMMAND, host, staging_.data(), bytes, &current_);
+  } else {
+    bus_access(tlm::TLM_READ_COMMAND, host, staging_.data(), bytes, &current_);
+    bus_access(tlm::TLM_WRITE_COMMAND, amap::kChannelBuffer, staging_.data(), bytes, &current_);
+  }
 }
 
 void Controller::on_seek_done() {
@@ -235,14 +265,22 @@ void Controller::on_seek_done() {
     dispatch();
     return;
   }
-  log_.seek_start_ps = static_cast<std::int64_t>(read_reg(reg::kActSeekStart, 8));
-  log_.seek_end_ps = static_cast<std::int64_t>(read_reg(reg::kActSeekEnd, 8));
-  log_.seek_distance = static_cast<std::uint32_t>(read_reg(reg::kActSeekDistance, 4));
+  // One burst: SEEK_START_PS, SEEK_END_PS, SEEK_DISTANCE.
+  unsigned char seek_log[20];
+  bus_access(tlm::TLM_READ_COMMAND, reg::kActSeekStart, seek_log, sizeof seek_log);
+  std::memcpy(&log_.seek_start_ps, seek_log, 8);
+  std::memcpy(&log_.seek_end_ps, seek_log + 8, 8);
+  std::memcpy(&log_.seek_distance, seek_log + 16, 4);
   head_ = {log_.cylinder, log_.head};
   state_ = State::Transferring;
   state_trace_ = static_cast<std::uint8_t>(state_);
-  write_reg(reg::kChLbn, current_.lbn, 8);
-  write_reg(reg::kChCommand, current_.is_read() ? 1 : 2, 4, &current_);
+  // One burst: LBN, COUNT, COMMAND = read (1) or write (2).
+  unsigned char start[16];
+  const std::uint64_t lbn = current_.lbn;
+  const std::uint32_t count_command[2] = {current_.blocks, current_.is_read() ? 1u : 2u};
+  std::memcpy(start, &lbn, 8);
+  std::memcpy(start + 8, count_command, 8);
+  bus_access(tlm::TLM_WRITE_COMMAND, reg::kChLbn, start, sizeof start, &current_);
 }
 
 void Controller::on_transfer_done() {
@@ -256,18 +294,14 @@ void Controller::on_transfer_done() {
     dispatch();
     return;
   }
-  log_.transfer_start_ps = static_cast<std::int64_t>(read_reg(reg::kChTransferStart, 8));
-  log_.transfer_end_ps = static_cast<std::int64_t>(read_reg(reg::kChTransferEnd, 8));
+  std::int64_t times[2];  // one burst: TRANSFER_START_PS, TRANSFER_END_PS
+  bus_access(tlm::TLM_READ_COMMAND, reg::kChTransferStart, times, sizeof times);
+  log_.transfer_start_ps = times[0];
+  log_.transfer_end_ps = times[1];
   // The transfer may have crossed tracks: the heads are where the last block is.
   const PhysicalAddress last = predictor_.geometry().locate(current_.lbn + current_.blocks - 1);
   head_ = {last.cylinder, last.head};
-  if (current_.is_read()) {  // read data: channel buffer -> staging -> host buffer
-    const std::size_t bytes = std::size_t{current_.blocks} * kBlockBytes;
-    if (staging_.size() < bytes) staging_.resize(bytes);
-    bus_access(tlm::TLM_READ_COMMAND, amap::kChannelBuffer, staging_.data(), bytes, &current_);
-    bus_access(tlm::TLM_WRITE_COMMAND, data_address_[current_.tag % params_.queue_depth], staging_.data(), bytes,
-               &current_);
-  }
+  if (current_.is_read()) dma(true, std::size_t{current_.blocks} * kBlockBytes);
   finish_current(amap::kStatusOk);
   fetch();
   dispatch();

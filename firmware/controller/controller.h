@@ -35,12 +35,17 @@ struct ControllerParams {
 ///     A command whose blocks are not all within the capacity completes at once with
 ///     kStatusInvalidLba and never reaches the policy;
 ///  3. when the media is free: asks the policy for a Decision; for Serve it spends the command
-///     overhead, writes the channel's COUNT, DMAs write data to the channel buffer, programs the
-///     actuator (TARGET_CYLINDER, TARGET_HEAD, COMMAND=seek);
-///  4. seek-done interrupt: acknowledges, reads the seek log, programs the read channel (LBN,
-///     COMMAND);
-///  5. transfer-done interrupt: acknowledges, DMAs read data to the host buffer, posts a
-///     completion entry with its service log, raises the completion interrupt, dispatches again.
+///     overhead; for a write it sets the channel's COUNT and DMAs the data from the host into the
+///     channel's sector buffer; then one burst programs the actuator (TARGET_CYLINDER,
+///     TARGET_HEAD, COMMAND=seek);
+///  4. seek-done interrupt: reads STATUS, acknowledges, reads the seek log (one burst), programs
+///     the read channel (one burst: LBN, COUNT, COMMAND);
+///  5. transfer-done interrupt: reads STATUS, acknowledges, reads the transfer times (one burst),
+///     DMAs read data to the host buffer, posts a completion entry with its service log, raises
+///     the completion interrupt, dispatches again.
+/// DMA reaches the sector buffer through DMI (granted by the channel through the router, revoked
+/// when the buffer is reallocated) so that data moves in one transaction between the buffer and
+/// host memory; without DMI it goes through a staging buffer in two.
 /// Bus latencies accumulate in a local time offset (loosely timed) that annotates every access,
 /// so the hardware sees each command at the time the firmware would issue it.
 /// Does not model: firmware CPU time beyond the command overhead, caching, error recovery.
@@ -80,6 +85,11 @@ class Controller : public sc_core::sc_module {
   std::uint64_t read_reg(std::uint64_t address, unsigned width);
   void write_reg(std::uint64_t address, std::uint64_t value, unsigned width, const Command* command = nullptr);
   SchedulingContext context(Time at) const;
+  /// Moves the current command's data between the channel's sector buffer and its host buffer.
+  void dma(bool to_host, std::size_t bytes);
+  /// Pointer to the sector buffer through DMI, covering `bytes`; null when not granted.
+  std::uint8_t* channel_buffer(std::size_t bytes);
+  void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
 
   ControllerParams params_;
   std::unique_ptr<SchedulingPolicy> policy_;
@@ -93,7 +103,9 @@ class Controller : public sc_core::sc_module {
   std::uint32_t sq_tail_ = 0, sq_head_ = 0, cq_tail_ = 0, cq_head_ = 0;
   std::uint32_t held_ = 0;  ///< commands fetched and not yet completed
   std::vector<std::uint64_t> data_address_;  ///< by tag
-  std::vector<std::uint8_t> staging_;        ///< DMA staging buffer
+  std::vector<std::uint8_t> staging_;        ///< DMA staging buffer (only without DMI)
+  tlm::tlm_dmi dmi_;                         ///< the channel's sector buffer
+  bool dmi_valid_ = false;
   State state_ = State::Idle;
   Command current_{};
   amap::ServiceLog log_{};

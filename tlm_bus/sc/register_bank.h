@@ -2,6 +2,7 @@
 // and write callbacks, decoded from a generic payload (loosely timed, b_transport).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -13,10 +14,13 @@
 
 namespace drivevp {
 
-/// Registers of one device. Accesses must be naturally aligned and exactly the register's width
-/// (4 or 8 bytes); anything else answers TLM_ADDRESS_ERROR_RESPONSE (unmapped offset) or
-/// TLM_BURST_ERROR_RESPONSE (wrong width). Writes to a read-only register answer
-/// TLM_COMMAND_ERROR_RESPONSE.
+/// Registers of one device. An access starts at a register's offset and either is exactly that
+/// register's width (4 or 8 bytes) or is a burst over consecutive registers (each following
+/// register starts where the previous one ends) whose widths add up to the access length; the
+/// registers are then read or written in address order, as one bus transaction. Anything else
+/// answers TLM_ADDRESS_ERROR_RESPONSE (no register at the offset) or TLM_BURST_ERROR_RESPONSE
+/// (length does not end on a register boundary, or a gap). A write that touches a read-only
+/// register answers TLM_COMMAND_ERROR_RESPONSE and writes nothing.
 class RegisterBank {
  public:
   using Reader = std::function<std::uint64_t()>;
@@ -26,35 +30,49 @@ class RegisterBank {
   /// makes it write-only (reads return 0).
   void add(std::string name, std::uint64_t offset, unsigned width, Reader read, Writer write = nullptr) {
     regs_.push_back({std::move(name), offset, width, std::move(read), std::move(write)});
+    std::sort(regs_.begin(), regs_.end(), [](const Reg& a, const Reg& b) { return a.offset < b.offset; });
   }
 
   /// Serves one access at `offset` (relative to the bank) whose annotated delay is `delay`
   /// (callbacks read it through access_delay()). Returns true if a register matched.
   bool access(tlm::tlm_generic_payload& trans, std::uint64_t offset, const sc_core::sc_time& delay) {
     delay_ = &delay;
-    for (const Reg& r : regs_) {
-      if (r.offset != offset) continue;
-      if (trans.get_data_length() != r.width) {
-        trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    auto first = std::find_if(regs_.begin(), regs_.end(), [offset](const Reg& r) { return r.offset == offset; });
+    if (first == regs_.end()) {
+      trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return false;
+    }
+    // Find the registers the access covers and check the burst is contiguous.
+    const std::uint64_t length = trans.get_data_length();
+    std::uint64_t covered = 0;
+    auto last = first;
+    for (auto it = first; it != regs_.end() && covered < length; ++it) {
+      if (it->offset != offset + covered) break;
+      if (trans.is_write() && !it->write) {
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return true;
       }
-      if (trans.is_read()) {
-        const std::uint64_t v = r.read ? r.read() : 0;
-        std::memcpy(trans.get_data_ptr(), &v, r.width);  // little-endian host
-      } else {
-        if (!r.write) {
-          trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-          return true;
-        }
-        std::uint64_t v = 0;
-        std::memcpy(&v, trans.get_data_ptr(), r.width);
-        r.write(v, trans);
-      }
-      trans.set_response_status(tlm::TLM_OK_RESPONSE);
+      covered += it->width;
+      last = it + 1;
+    }
+    if (covered != length) {
+      trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
       return true;
     }
-    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return false;
+    unsigned char* data = trans.get_data_ptr();
+    for (auto it = first; it != last; ++it) {
+      if (trans.is_read()) {
+        const std::uint64_t v = it->read ? it->read() : 0;
+        std::memcpy(data, &v, it->width);  // little-endian host
+      } else {
+        std::uint64_t v = 0;
+        std::memcpy(&v, data, it->width);
+        it->write(v, trans);
+      }
+      data += it->width;
+    }
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return true;
   }
 
   /// Inside a read or write callback: the annotated delay of the access being served, so that a

@@ -24,7 +24,9 @@ struct RouterParams {
 
 /// Routes b_transport calls by address to the target bound at the matching range, with the
 /// address made relative to the range base. Unmapped addresses answer
-/// TLM_ADDRESS_ERROR_RESPONSE. Does not model contention or DMI.
+/// TLM_ADDRESS_ERROR_RESPONSE. Forwards DMI requests (adding its latency to the granted
+/// read/write latencies and translating the granted range back to bus addresses) and DMI
+/// invalidations to every initiator. Does not model contention.
 class Router : public sc_core::sc_module {
  public:
   tlm_utils::multi_passthrough_target_socket<Router> target_socket;        ///< initiators bind here
@@ -43,6 +45,8 @@ class Router : public sc_core::sc_module {
  private:
   void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& trans);
+  bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
+  void invalidate_direct_mem_ptr(int port, sc_dt::uint64 start, sc_dt::uint64 end);
   struct Range {
     std::uint64_t base, size;
     unsigned port;

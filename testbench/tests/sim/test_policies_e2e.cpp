@@ -106,11 +106,11 @@ TEST_CASE("sim: SCAN sweeps to the disk edge before reversing", "[sim][policy][s
   // request of the downward sweep seeks from the edge.
   CHECK(csv.u64(6, "seek_distance") == 1961 - 800);
   // Its dispatch waits for the repositioning seek of 61 cylinders (3.24 + 0.4 sqrt(61) ms). Bus
-  // accesses: the reposition command (TARGET_CYLINDER, TARGET_HEAD, COMMAND) follows the completion
-  // entry write, 30 ns after the host's completion time; after the seek the firmware reads STATUS,
-  // acknowledges and reads CYLINDER (30 ns) before it dispatches again.
+  // accesses: the reposition command (one burst: TARGET_CYLINDER, TARGET_HEAD, COMMAND) follows the
+  // completion entry write, 10 ns after the host's completion time; after the seek the firmware
+  // reads STATUS, acknowledges and reads CYLINDER (30 ns) before it dispatches again.
   const std::int64_t seek61 = std::llround((3.24 + 0.4 * std::sqrt(61.0)) * 1e9);
-  CHECK(csv.ps(6, "dispatch_ms") - csv.ps(5, "completion_ms") == 30'000 + seek61 + 30'000);
+  CHECK(csv.ps(6, "dispatch_ms") - csv.ps(5, "completion_ms") == 10'000 + seek61 + 30'000);
 }
 
 TEST_CASE("sim: C-LOOK sweeps upward and wraps to the lowest pending cylinder", "[sim][policy][clook]") {

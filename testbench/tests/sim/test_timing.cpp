@@ -39,15 +39,17 @@ struct Expected {
 /// router's 10 ns to the initiator's local time offset (firmware/controller/controller.cpp):
 ///  - submission: host SQ-tail doorbell write (1), firmware fetch of the submission entry by DMA
 ///    (1): dispatch at arrival + 20 ns;
-///  - dispatch: command overhead 2.2 ms, then COUNT write (1), for a write the DMA of the data
-///    host -> staging -> channel buffer (2), TARGET_CYLINDER, TARGET_HEAD, COMMAND=seek (3); the
-///    actuator starts the seek at the annotated time of the COMMAND write, which includes its own
-///    bus latency: seek_start = dispatch + 2.2 ms + 40 ns (read) or + 60 ns (write);
-///  - seek done: STATUS read, IRQ_ACK, SEEK_START, SEEK_END, SEEK_DISTANCE reads (5), LBN write,
-///    COMMAND=read/write (2): the channel starts waiting for the sector 70 ns after the seek end;
-///  - transfer done: STATUS read, IRQ_ACK, TRANSFER_START, TRANSFER_END reads (4), for a read the
-///    DMA channel buffer -> staging -> host (2), the completion entry write (1): completion at
-///    transfer_end + 70 ns (read) or + 50 ns (write).
+///  - dispatch: command overhead 2.2 ms, then for a write the COUNT write (1) and the data DMA
+///    host -> channel buffer (the buffer through DMI, whose granted latency is the router's 10 ns,
+///    plus one transaction: 2), then one burst TARGET_CYLINDER, TARGET_HEAD, COMMAND=seek (1); the
+///    actuator starts the seek at the annotated time of that burst, which includes its own bus
+///    latency: seek_start = dispatch + 2.2 ms + 10 ns (read) or + 40 ns (write);
+///  - seek done: STATUS read, IRQ_ACK, one burst read of SEEK_START, SEEK_END, SEEK_DISTANCE, one
+///    burst write of LBN, COUNT, COMMAND=read/write (4): the channel starts waiting for the sector
+///    40 ns after the seek end;
+///  - transfer done: STATUS read, IRQ_ACK, one burst read of TRANSFER_START, TRANSFER_END (3), for
+///    a read the DMA channel buffer -> host (2), the completion entry write (1): completion at
+///    transfer_end + 60 ns (read) or + 40 ns (write).
 Expected expect_single(std::uint64_t lbn, std::int64_t blocks, bool read) {
   Expected e{};
   const auto l = static_cast<std::int64_t>(lbn);
@@ -60,18 +62,18 @@ Expected expect_single(std::uint64_t lbn, std::int64_t blocks, bool read) {
   REQUIRE(slot + blocks <= kSectors);  // stays on the track, within one revolution
   e.distance = e.cylinder;
   e.dispatch = 2 * kBusPs;
-  e.seek_start = e.dispatch + kOverheadPs + (read ? 4 : 6) * kBusPs;
+  e.seek_start = e.dispatch + kOverheadPs + (read ? 1 : 4) * kBusPs;
   const double x = e.cylinder;
   const double seek_ms = e.cylinder == 0 ? 0.0 : e.cylinder < 383 ? 3.24 + 0.4 * std::sqrt(x) : 8.0 + 0.008 * x;
   std::int64_t seek = std::llround(seek_ms * 1e9);
   if (e.head != 0 && seek < 1'600'000'000) seek = 1'600'000'000;  // head switch 1.6 ms overlaps the move
   e.seek_end = e.seek_start + seek;
-  const std::int64_t ready = e.seek_end + 7 * kBusPs;
+  const std::int64_t ready = e.seek_end + 4 * kBusPs;
   const std::int64_t phase = ready % kPeriodPs;  // phase origin 0
   const std::int64_t wait = ((slot_start(slot) - phase) % kPeriodPs + kPeriodPs) % kPeriodPs;
   e.transfer_start = ready + wait;
   e.transfer_end = e.transfer_start + slot_start(slot + blocks) - slot_start(slot);
-  e.completion = e.transfer_end + (read ? 7 : 5) * kBusPs;
+  e.completion = e.transfer_end + (read ? 6 : 4) * kBusPs;
   return e;
 }
 
@@ -116,9 +118,9 @@ TEST_CASE("sim: One read through the whole platform has the exact expected times
   check_row(csv, 0, e);
   CHECK(csv.at(0, "op") == "R");
   CHECK(csv.at(0, "blocks") == "5");
-  // Worked values (ms): dispatch 0.00002, seek 2.20006 -> 15.80006, sector ready at 15.80013.
-  CHECK(csv.at(0, "seek_start_ms") == "2.200060000");
-  CHECK(csv.at(0, "seek_end_ms") == "15.800060000");
+  // Worked values (ms): dispatch 0.00002, seek 2.20003 -> 15.80003, sector ready at 15.80007.
+  CHECK(csv.at(0, "seek_start_ms") == "2.200030000");
+  CHECK(csv.at(0, "seek_end_ms") == "15.800030000");
   CHECK(r.summary["simulated_time_ms"].get<double>() == Catch::Approx(static_cast<double>(e.completion) * 1e-9));
 }
 
@@ -135,7 +137,7 @@ TEST_CASE("sim: One write through the whole platform has the exact expected time
   const Expected e = expect_single(lbn, 2, false);
   check_row(csv, 0, e);
   CHECK(csv.at(0, "op") == "W");
-  CHECK(csv.at(0, "seek_start_ms") == "2.200080000");  // two more bus accesses: the write data DMA
+  CHECK(csv.at(0, "seek_start_ms") == "2.200060000");  // three more: COUNT and the write-data DMA
 }
 
 TEST_CASE("sim: Mean rotational latency of random reads is half a revolution", "[sim][timing][rotation]") {
