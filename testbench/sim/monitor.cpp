@@ -8,48 +8,15 @@
 namespace drivevp {
 
 namespace {
-constexpr char kDigitPairs[] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-/// Writes v in decimal at p; returns the end. Same digits as fmt's "{}".
+/// Writes v in decimal at p; returns the end (fmt::format_int: the digits of fmt's "{}").
 inline char* put_u64(char* p, std::uint64_t v) {
-  char tmp[20];
-  char* e = tmp + sizeof tmp;
-  char* q = e;
-  while (v >= 100) {
-    const unsigned i = static_cast<unsigned>(v % 100) * 2;
-    v /= 100;
-    *--q = kDigitPairs[i + 1];
-    *--q = kDigitPairs[i];
-  }
-  if (v >= 10) {
-    const unsigned i = static_cast<unsigned>(v) * 2;
-    *--q = kDigitPairs[i + 1];
-    *--q = kDigitPairs[i];
-  } else {
-    *--q = static_cast<char>('0' + v);
-  }
-  const std::size_t n = static_cast<std::size_t>(e - q);
-  std::memcpy(p, q, n);
-  return p + n;
+  const fmt::format_int f(v);
+  std::memcpy(p, f.data(), f.size());
+  return p + f.size();
 }
 
-/// Writes v (< 10^9) as exactly 9 digits, zero-padded (fmt's "{:09}").
-inline char* put_9(char* p, std::uint32_t v) {
-  p[8] = static_cast<char>('0' + v % 10);
-  v /= 10;
-  for (int i = 6; i >= 0; i -= 2) {
-    const unsigned k = (v % 100) * 2;
-    v /= 100;
-    p[i] = kDigitPairs[k];
-    p[i + 1] = kDigitPairs[k + 1];
-  }
-  return p + 9;
-}
-
-/// Writes t (ps) as milliseconds with 9 decimals, exactly.
+/// Writes t (ps) as milliseconds with exactly 9 decimals ("{}.{:09}"); the fraction is the
+/// digits of 10^9 + fraction without the leading 1.
 inline char* put_ms(char* p, Time t) {
   const std::int64_t ps = t.count();
   std::uint64_t u = static_cast<std::uint64_t>(ps);
@@ -59,7 +26,9 @@ inline char* put_ms(char* p, Time t) {
   }
   p = put_u64(p, u / 1'000'000'000u);
   *p++ = '.';
-  return put_9(p, static_cast<std::uint32_t>(u % 1'000'000'000u));
+  const fmt::format_int fraction(std::uint64_t{1'000'000'000} + u % 1'000'000'000u);
+  std::memcpy(p, fraction.data() + 1, 9);
+  return p + 9;
 }
 
 /// Upper bound on one CSV row: 7 integers, 14 times, separators, flag.
