@@ -17,13 +17,19 @@ Actuator::Actuator(sc_core::sc_module_name name, const DiskParams& params)
   regs_.add("COMMAND", 0x08, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload&) {
     if (v == 1) start_seek(regs_.access_delay());
   });
-  regs_.add("STATUS", 0x0C, 4, [this, u64] { return u64(busy_.get()) | u64(done_pending_) << 1 | u64(error_) << 2; });
+  regs_.add("STATUS", 0x0C, 4, [this] { return status(); });
   regs_.add("CYLINDER", 0x10, 4, [this, u64] { return u64(cylinder_.get()); });
   regs_.add("HEAD", 0x14, 4, [this, u64] { return u64(head_.get()); });
-  regs_.add("IRQ_ACK", 0x18, 4, nullptr, [this](std::uint64_t, tlm::tlm_generic_payload&) {
-    done_pending_ = false;
-    seek_done_irq.lower(regs_.access_delay());
-  });
+  // IRQ_ACK: a write acknowledges; a read returns STATUS and acknowledges (read to clear), so
+  // that one burst from 0x18 takes the status, the acknowledge and the seek log together.
+  regs_.add(
+      "IRQ_ACK", 0x18, 4,
+      [this] {
+        const std::uint64_t s = status();
+        acknowledge();
+        return s;
+      },
+      [this](std::uint64_t, tlm::tlm_generic_payload&) { acknowledge(); });
   regs_.add("SEEK_START_PS", 0x20, 8, [this, u64] { return u64(seek_start_.count()); });
   regs_.add("SEEK_END_PS", 0x28, 8, [this, u64] { return u64(seek_end_.count()); });
   regs_.add("SEEK_DISTANCE", 0x30, 4, [this, u64] { return u64(seek_distance_); });
@@ -31,6 +37,15 @@ Actuator::Actuator(sc_core::sc_module_name name, const DiskParams& params)
   SC_METHOD(on_seek_done);
   sensitive << done_event_;
   dont_initialize();
+}
+
+std::uint64_t Actuator::status() const {
+  return std::uint64_t{busy_.get()} | std::uint64_t{done_pending_} << 1 | std::uint64_t{error_} << 2;
+}
+
+void Actuator::acknowledge() {
+  done_pending_ = false;
+  seek_done_irq.lower(regs_.access_delay());
 }
 
 void Actuator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {

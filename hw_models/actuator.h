@@ -24,8 +24,8 @@ namespace drivevp {
 ///
 /// Registers (docs/registers.md "Actuator"): TARGET_CYLINDER 0x00 RW32, TARGET_HEAD 0x04 RW32,
 /// COMMAND 0x08 WO32 (1 = seek), STATUS 0x0C RO32 (bit0 busy, bit1 done pending, bit2 error),
-/// CYLINDER 0x10 RO32, HEAD 0x14 RO32, IRQ_ACK 0x18 WO32, SEEK_START_PS 0x20 RO64,
-/// SEEK_END_PS 0x28 RO64, SEEK_DISTANCE 0x30 RO32.
+/// CYLINDER 0x10 RO32, HEAD 0x14 RO32, IRQ_ACK 0x18 RW32 (write: acknowledge; read: STATUS,
+/// then acknowledge), SEEK_START_PS 0x20 RO64, SEEK_END_PS 0x28 RO64, SEEK_DISTANCE 0x30 RO32.
 class Actuator : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<Actuator> socket;
@@ -46,6 +46,8 @@ class Actuator : public sc_core::sc_module {
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void start_seek(const sc_core::sc_time& delay);
+  std::uint64_t status() const;
+  void acknowledge();
   void on_seek_done();
   const DiskParams& params_;
   Traced<std::uint32_t> cylinder_{0};

@@ -38,12 +38,17 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
     if (const auto* ext = trans.get_extension<CommandExtension>()) command_id_ = ext->command.id;
     if (v == 1 || v == 2) start(v == 2, regs_.access_delay());
   });
-  regs_.add("STATUS", 0x10, 4,
-            [this, u64] { return u64(transferring_.get()) | u64(done_pending_) << 1 | u64(error_) << 2; });
-  regs_.add("IRQ_ACK", 0x14, 4, nullptr, [this](std::uint64_t, tlm::tlm_generic_payload&) {
-    done_pending_ = false;
-    transfer_done_irq.lower(regs_.access_delay());
-  });
+  regs_.add("STATUS", 0x10, 4, [this] { return status(); });
+  // IRQ_ACK: a write acknowledges; a read returns STATUS and acknowledges (read to clear), so
+  // that one burst from 0x14 takes the status, the acknowledge and the transfer times together.
+  regs_.add(
+      "IRQ_ACK", 0x14, 4,
+      [this] {
+        const std::uint64_t s = status();
+        acknowledge();
+        return s;
+      },
+      [this](std::uint64_t, tlm::tlm_generic_payload&) { acknowledge(); });
   regs_.add("SECTOR_UNDER_HEAD", 0x28, 4, [this] {
     // Angular slot under the head on the current cylinder's zone, at the access's time.
     const Time t = sim_now() + to_time(regs_.access_delay());
@@ -89,6 +94,15 @@ ReadChannel::Plan ReadChannel::plan(std::uint64_t lbn, std::uint64_t blocks, Tim
   p.end_cylinder = prev.cylinder;
   p.end_head = prev.head;
   return p;
+}
+
+std::uint64_t ReadChannel::status() const {
+  return std::uint64_t{transferring_.get()} | std::uint64_t{done_pending_} << 1 | std::uint64_t{error_} << 2;
+}
+
+void ReadChannel::acknowledge() {
+  done_pending_ = false;
+  transfer_done_irq.lower(regs_.access_delay());
 }
 
 void ReadChannel::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {

@@ -12,14 +12,11 @@ namespace reg {
 // Device register addresses on the bus (docs/registers.md).
 constexpr std::uint64_t kSpindleIndexTime = amap::kSpindle + 0x08;
 constexpr std::uint64_t kActTargetCyl = amap::kActuator + 0x00;
-constexpr std::uint64_t kActStatus = amap::kActuator + 0x0C;
+constexpr std::uint64_t kActCylinder = amap::kActuator + 0x10;
 constexpr std::uint64_t kActIrqAck = amap::kActuator + 0x18;
-constexpr std::uint64_t kActSeekStart = amap::kActuator + 0x20;
 constexpr std::uint64_t kChLbn = amap::kChannel + 0x00;
 constexpr std::uint64_t kChCount = amap::kChannel + 0x08;
-constexpr std::uint64_t kChStatus = amap::kChannel + 0x10;
 constexpr std::uint64_t kChIrqAck = amap::kChannel + 0x14;
-constexpr std::uint64_t kChTransferStart = amap::kChannel + 0x18;
 constexpr std::uint32_t kStatusError = 1u << 2;
 }  // namespace reg
 
@@ -250,27 +247,29 @@ void Controller::dma(bool to_host, std::size_t bytes) {
 void Controller::on_seek_done() {
   if (!seek_done_.take()) return;
   offset_ = sc_core::SC_ZERO_TIME;
-  const std::uint64_t status = read_reg(reg::kActStatus, 4);
-  write_reg(reg::kActIrqAck, 1, 4);
   if (state_ == State::Repositioning) {
-    head_.cylinder = static_cast<std::uint32_t>(read_reg(amap::kActuator + 0x10, 4));
+    write_reg(reg::kActIrqAck, 1, 4);
+    head_.cylinder = static_cast<std::uint32_t>(read_reg(reg::kActCylinder, 4));
     state_ = State::Idle;
     state_trace_ = static_cast<std::uint8_t>(state_);
     dispatch();
     return;
   }
   if (state_ != State::Seeking) return;
+  // One burst from IRQ_ACK (read: status, then acknowledge), a reserved word, SEEK_START_PS,
+  // SEEK_END_PS, SEEK_DISTANCE.
+  unsigned char ack_log[28];
+  bus_access(tlm::TLM_READ_COMMAND, reg::kActIrqAck, ack_log, sizeof ack_log);
+  std::uint32_t status = 0;
+  std::memcpy(&status, ack_log, 4);
   if (status & reg::kStatusError) {
     finish_current(amap::kStatusMediaError);
     dispatch();
     return;
   }
-  // One burst: SEEK_START_PS, SEEK_END_PS, SEEK_DISTANCE.
-  unsigned char seek_log[20];
-  bus_access(tlm::TLM_READ_COMMAND, reg::kActSeekStart, seek_log, sizeof seek_log);
-  std::memcpy(&log_.seek_start_ps, seek_log, 8);
-  std::memcpy(&log_.seek_end_ps, seek_log + 8, 8);
-  std::memcpy(&log_.seek_distance, seek_log + 16, 4);
+  std::memcpy(&log_.seek_start_ps, ack_log + 8, 8);
+  std::memcpy(&log_.seek_end_ps, ack_log + 16, 8);
+  std::memcpy(&log_.seek_distance, ack_log + 24, 4);
   head_ = {log_.cylinder, log_.head};
   state_ = State::Transferring;
   state_trace_ = static_cast<std::uint8_t>(state_);
@@ -286,18 +285,23 @@ void Controller::on_seek_done() {
 void Controller::on_transfer_done() {
   if (!transfer_done_.take()) return;
   offset_ = sc_core::SC_ZERO_TIME;
-  const std::uint64_t status = read_reg(reg::kChStatus, 4);
-  write_reg(reg::kChIrqAck, 1, 4);
-  if (state_ != State::Transferring) return;
+  if (state_ != State::Transferring) {
+    write_reg(reg::kChIrqAck, 1, 4);
+    return;
+  }
+  // One burst from IRQ_ACK (read: status, then acknowledge), a reserved word, TRANSFER_START_PS,
+  // TRANSFER_END_PS.
+  unsigned char ack_times[20];
+  bus_access(tlm::TLM_READ_COMMAND, reg::kChIrqAck, ack_times, sizeof ack_times);
+  std::uint32_t status = 0;
+  std::memcpy(&status, ack_times, 4);
   if (status & reg::kStatusError) {
     finish_current(amap::kStatusMediaError);
     dispatch();
     return;
   }
-  std::int64_t times[2];  // one burst: TRANSFER_START_PS, TRANSFER_END_PS
-  bus_access(tlm::TLM_READ_COMMAND, reg::kChTransferStart, times, sizeof times);
-  log_.transfer_start_ps = times[0];
-  log_.transfer_end_ps = times[1];
+  std::memcpy(&log_.transfer_start_ps, ack_times + 4, 8);
+  std::memcpy(&log_.transfer_end_ps, ack_times + 12, 8);
   // The transfer may have crossed tracks: the heads are where the last block is.
   const PhysicalAddress last = predictor_.geometry().locate(current_.lbn + current_.blocks - 1);
   head_ = {last.cylinder, last.head};

@@ -38,9 +38,10 @@ struct ControllerParams {
 ///     overhead; for a write it sets the channel's COUNT and DMAs the data from the host into the
 ///     channel's sector buffer; then one burst programs the actuator (TARGET_CYLINDER,
 ///     TARGET_HEAD, COMMAND=seek);
-///  4. seek-done interrupt: reads STATUS, acknowledges, reads the seek log (one burst), programs
-///     the read channel (one burst: LBN, COUNT, COMMAND);
-///  5. transfer-done interrupt: reads STATUS, acknowledges, reads the transfer times (one burst),
+///  4. seek-done interrupt: one burst read from IRQ_ACK takes the status, acknowledges (read to
+///     clear) and reads the seek log; one burst programs the read channel (LBN, COUNT, COMMAND);
+///  5. transfer-done interrupt: one burst read from IRQ_ACK takes the status, acknowledges and
+///     reads the transfer times;
 ///     DMAs read data to the host buffer, posts a completion entry with its service log, raises
 ///     the completion interrupt, dispatches again.
 /// DMA reaches the sector buffer through DMI (granted by the channel through the router, revoked

@@ -2,7 +2,6 @@
 // and write callbacks, decoded from a generic payload (loosely timed, b_transport).
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -14,62 +13,84 @@
 
 namespace drivevp {
 
-/// Registers of one device. An access starts at a register's offset and either is exactly that
-/// register's width (4 or 8 bytes) or is a burst over consecutive registers (each following
-/// register starts where the previous one ends) whose widths add up to the access length; the
-/// registers are then read or written in address order, as one bus transaction. Anything else
-/// answers TLM_ADDRESS_ERROR_RESPONSE (no register at the offset) or TLM_BURST_ERROR_RESPONSE
-/// (length does not end on a register boundary, or a gap). A write that touches a read-only
-/// register answers TLM_COMMAND_ERROR_RESPONSE and writes nothing.
+/// Registers of one device, at 4-byte-aligned offsets. An access starts at a register's offset
+/// and either is exactly that register's width (4 or 8 bytes) or is a burst over the following
+/// addresses, served in address order as one bus transaction: each register in the burst is read
+/// or written whole; in a read burst, reserved 4-byte words between registers read as 0. Anything
+/// else answers TLM_ADDRESS_ERROR_RESPONSE (no register at the start offset) or
+/// TLM_BURST_ERROR_RESPONSE (the length splits a register, or a write burst covers a reserved
+/// word). A write that touches a read-only register answers TLM_COMMAND_ERROR_RESPONSE and
+/// writes nothing. Look-up is O(1) by offset.
 class RegisterBank {
  public:
   using Reader = std::function<std::uint64_t()>;
   using Writer = std::function<void(std::uint64_t value, tlm::tlm_generic_payload& trans)>;
 
-  /// Adds a register. `width` is 4 or 8 bytes; a null writer makes it read-only; a null reader
-  /// makes it write-only (reads return 0).
+  /// Adds a register. `offset` is a multiple of 4 below 64 KiB; `width` is 4 or 8 bytes; a null
+  /// writer makes it read-only; a null reader makes it write-only (reads return 0). A reader may
+  /// have side effects (read-to-clear registers).
   void add(std::string name, std::uint64_t offset, unsigned width, Reader read, Writer write = nullptr) {
+    const std::size_t word = static_cast<std::size_t>(offset / 4);
+    if (by_word_.size() < word + 2) by_word_.resize(word + 2, -1);
+    by_word_[word] = static_cast<int>(regs_.size());
     regs_.push_back({std::move(name), offset, width, std::move(read), std::move(write)});
-    std::sort(regs_.begin(), regs_.end(), [](const Reg& a, const Reg& b) { return a.offset < b.offset; });
   }
 
   /// Serves one access at `offset` (relative to the bank) whose annotated delay is `delay`
   /// (callbacks read it through access_delay()). Returns true if a register matched.
   bool access(tlm::tlm_generic_payload& trans, std::uint64_t offset, const sc_core::sc_time& delay) {
     delay_ = &delay;
-    auto first = std::find_if(regs_.begin(), regs_.end(), [offset](const Reg& r) { return r.offset == offset; });
-    if (first == regs_.end()) {
+    const Reg* first = at(offset);
+    if (!first) {
       trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return false;
     }
-    // Find the registers the access covers and check the burst is contiguous.
     const std::uint64_t length = trans.get_data_length();
-    std::uint64_t covered = 0;
-    auto last = first;
-    for (auto it = first; it != regs_.end() && covered < length; ++it) {
-      if (it->offset != offset + covered) break;
-      if (trans.is_write() && !it->write) {
-        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-        return true;
+    const bool read = trans.is_read();
+    if (length != first->width) {  // a burst: check it before acting
+      for (std::uint64_t o = offset; o < offset + length;) {
+        const Reg* r = at(o);
+        if (!r) {
+          if (!read) {
+            trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+            return true;
+          }
+          o += 4;
+          continue;
+        }
+        if (o + r->width > offset + length) {
+          trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+          return true;
+        }
+        if (!read && !r->write) {
+          trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+          return true;
+        }
+        o += r->width;
       }
-      covered += it->width;
-      last = it + 1;
-    }
-    if (covered != length) {
-      trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    } else if (!read && !first->write) {
+      trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
       return true;
     }
     unsigned char* data = trans.get_data_ptr();
-    for (auto it = first; it != last; ++it) {
-      if (trans.is_read()) {
-        const std::uint64_t v = it->read ? it->read() : 0;
-        std::memcpy(data, &v, it->width);  // little-endian host
+    for (std::uint64_t o = offset; o < offset + length;) {
+      const Reg* r = at(o);
+      if (!r) {  // reserved word in a read burst
+        std::memset(data, 0, 4);
+        data += 4;
+        o += 4;
+        continue;
+      }
+      if (read) {
+        const std::uint64_t v = r->read ? r->read() : 0;
+        std::memcpy(data, &v, r->width);  // little-endian host
       } else {
         std::uint64_t v = 0;
-        std::memcpy(&v, data, it->width);
-        it->write(v, trans);
+        std::memcpy(&v, data, r->width);
+        r->write(v, trans);
       }
-      data += it->width;
+      data += r->width;
+      o += r->width;
     }
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return true;
@@ -87,7 +108,13 @@ class RegisterBank {
     Reader read;
     Writer write;
   };
+  const Reg* at(std::uint64_t offset) const {
+    const std::uint64_t word = offset / 4;
+    if (offset % 4 != 0 || word >= by_word_.size() || by_word_[word] < 0) return nullptr;
+    return &regs_[static_cast<std::size_t>(by_word_[word])];
+  }
   std::vector<Reg> regs_;
+  std::vector<int> by_word_;  ///< register index by offset / 4, -1 where none starts
   const sc_core::sc_time* delay_ = &sc_core::SC_ZERO_TIME;
 };
 

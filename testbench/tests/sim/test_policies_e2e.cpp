@@ -108,9 +108,9 @@ TEST_CASE("sim: SCAN sweeps to the disk edge before reversing", "[sim][policy][s
   // Its dispatch waits for the repositioning seek of 61 cylinders (3.24 + 0.4 sqrt(61) ms). Bus
   // accesses: the reposition command (one burst: TARGET_CYLINDER, TARGET_HEAD, COMMAND) follows the
   // completion entry write, 10 ns after the host's completion time; after the seek the firmware
-  // reads STATUS, acknowledges and reads CYLINDER (30 ns) before it dispatches again.
+  // acknowledges and reads CYLINDER (20 ns) before it dispatches again.
   const std::int64_t seek61 = std::llround((3.24 + 0.4 * std::sqrt(61.0)) * 1e9);
-  CHECK(csv.ps(6, "dispatch_ms") - csv.ps(5, "completion_ms") == 10'000 + seek61 + 30'000);
+  CHECK(csv.ps(6, "dispatch_ms") - csv.ps(5, "completion_ms") == 10'000 + seek61 + 20'000);
 }
 
 TEST_CASE("sim: C-LOOK sweeps upward and wraps to the lowest pending cylinder", "[sim][policy][clook]") {

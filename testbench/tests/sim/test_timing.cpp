@@ -44,12 +44,12 @@ struct Expected {
 ///    plus one transaction: 2), then one burst TARGET_CYLINDER, TARGET_HEAD, COMMAND=seek (1); the
 ///    actuator starts the seek at the annotated time of that burst, which includes its own bus
 ///    latency: seek_start = dispatch + 2.2 ms + 10 ns (read) or + 40 ns (write);
-///  - seek done: STATUS read, IRQ_ACK, one burst read of SEEK_START, SEEK_END, SEEK_DISTANCE, one
-///    burst write of LBN, COUNT, COMMAND=read/write (4): the channel starts waiting for the sector
-///    40 ns after the seek end;
-///  - transfer done: STATUS read, IRQ_ACK, one burst read of TRANSFER_START, TRANSFER_END (3), for
-///    a read the DMA channel buffer -> host (2), the completion entry write (1): completion at
-///    transfer_end + 60 ns (read) or + 40 ns (write).
+///  - seek done: one burst read from IRQ_ACK (status, acknowledge, SEEK_START, SEEK_END,
+///    SEEK_DISTANCE), one burst write of LBN, COUNT, COMMAND=read/write (2): the channel starts
+///    waiting for the sector 20 ns after the seek end;
+///  - transfer done: one burst read from IRQ_ACK (status, acknowledge, TRANSFER_START,
+///    TRANSFER_END) (1), for a read the DMA channel buffer -> host (2), the completion entry write
+///    (1): completion at transfer_end + 40 ns (read) or + 20 ns (write).
 Expected expect_single(std::uint64_t lbn, std::int64_t blocks, bool read) {
   Expected e{};
   const auto l = static_cast<std::int64_t>(lbn);
@@ -68,12 +68,12 @@ Expected expect_single(std::uint64_t lbn, std::int64_t blocks, bool read) {
   std::int64_t seek = std::llround(seek_ms * 1e9);
   if (e.head != 0 && seek < 1'600'000'000) seek = 1'600'000'000;  // head switch 1.6 ms overlaps the move
   e.seek_end = e.seek_start + seek;
-  const std::int64_t ready = e.seek_end + 4 * kBusPs;
+  const std::int64_t ready = e.seek_end + 2 * kBusPs;
   const std::int64_t phase = ready % kPeriodPs;  // phase origin 0
   const std::int64_t wait = ((slot_start(slot) - phase) % kPeriodPs + kPeriodPs) % kPeriodPs;
   e.transfer_start = ready + wait;
   e.transfer_end = e.transfer_start + slot_start(slot + blocks) - slot_start(slot);
-  e.completion = e.transfer_end + (read ? 6 : 4) * kBusPs;
+  e.completion = e.transfer_end + (read ? 4 : 2) * kBusPs;
   return e;
 }
 
@@ -118,7 +118,7 @@ TEST_CASE("sim: One read through the whole platform has the exact expected times
   check_row(csv, 0, e);
   CHECK(csv.at(0, "op") == "R");
   CHECK(csv.at(0, "blocks") == "5");
-  // Worked values (ms): dispatch 0.00002, seek 2.20003 -> 15.80003, sector ready at 15.80007.
+  // Worked values (ms): dispatch 0.00002, seek 2.20003 -> 15.80003, sector ready at 15.80005.
   CHECK(csv.at(0, "seek_start_ms") == "2.200030000");
   CHECK(csv.at(0, "seek_end_ms") == "15.800030000");
   CHECK(r.summary["simulated_time_ms"].get<double>() == Catch::Approx(static_cast<double>(e.completion) * 1e-9));
