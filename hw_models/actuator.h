@@ -16,7 +16,9 @@ namespace drivevp {
 
 /// The arm and head selector, tickless: a seek command computes its end time from the seek
 /// profile (DiskParams::seek_time: the published curve or a table of samples), settle and head
-/// switch, by the rule of positioning_seek() (tlm_bus/param_page.h), and raises seek_done then.
+/// switch, by the rule of positioning_seek() (tlm_bus/param_page.h), and schedules seek_done for
+/// then; the state (cylinder, head, busy) is derived from time when next accessed, so an untraced
+/// seek costs no wake-up of the model.
 /// Models: current cylinder and head, seek distance and time. Does not model the arm's
 /// trajectory (the waveform arm_position moves one ulp towards the target when a seek starts and
 /// reaches it when the seek ends, so that GTKWave's interpolated display draws a linear move),
@@ -33,9 +35,12 @@ class Actuator : public sc_core::sc_module {
 
   Actuator(sc_core::sc_module_name name, const DiskParams& params);
 
-  std::uint32_t cylinder() const { return cylinder_; }
-  std::uint32_t head() const { return head_; }
-  bool busy() const { return busy_; }
+  /// Current cylinder, head and busy flag at the current simulated time.
+  std::uint32_t cylinder();
+  std::uint32_t head();
+  bool busy();
+  /// Brings the state up to time `at`: a seek whose end is due has completed.
+  void catch_up(Time at);
   /// Moves the heads without a seek command: used by the read channel when a transfer crosses
   /// into the next track (head switch or one-cylinder seek, timed by the channel).
   void follow_transfer(std::uint32_t cylinder, std::uint32_t head);

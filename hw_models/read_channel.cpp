@@ -106,10 +106,12 @@ void ReadChannel::acknowledge() {
 }
 
 void ReadChannel::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  catch_up(sim_now() + to_time(delay));
   regs_.access(trans, trans.get_address(), delay);
 }
 
 bool ReadChannel::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  catch_up(sim_now());
   if (buffer_.empty()) return false;
   dmi.set_dmi_ptr(buffer_.data());
   dmi.set_start_address(0);
@@ -120,7 +122,8 @@ bool ReadChannel::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dm
   return true;
 }
 
-void ReadChannel::buffer_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+void ReadChannel::buffer_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  catch_up(sim_now() + to_time(delay));
   const std::uint64_t off = trans.get_address();
   const std::uint64_t len = trans.get_data_length();
   if (off + len > buffer_.size()) {
@@ -136,6 +139,7 @@ void ReadChannel::buffer_transport(tlm::tlm_generic_payload& trans, sc_core::sc_
 
 void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
   const Time begin = sim_now() + to_time(delay);
+  actuator_.catch_up(begin);
   bool ok = !transferring_ && count_ > 0 && lbn_ < geometry_.capacity_blocks() &&
             count_ <= geometry_.capacity_blocks() - lbn_ && !actuator_.busy();
   if (ok) {
@@ -153,10 +157,15 @@ void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
   plan_ = plan(lbn_, count_, begin);
   transferring_ = true;
   current_lbn_ = lbn_;
-  done_event_.notify(to_sc(plan_.transfer_end - sim_now()));
+  // Tickless: the interrupt is due at the transfer's end and the data moves when the channel is
+  // next looked at (catch_up). Only a traced run also wakes the model then.
+  const sc_core::sc_time due = to_sc(plan_.transfer_end - sim_now());
+  transfer_done_irq.raise(due);
+  if (transferring_.live()) done_event_.notify(due);
 }
 
-void ReadChannel::on_done() {
+void ReadChannel::catch_up(Time at) {
+  if (!transferring_ || at < plan_.transfer_end) return;
   if (op_write_)
     store_.write(lbn_, count_, buffer_.data());
   else
@@ -164,8 +173,9 @@ void ReadChannel::on_done() {
   actuator_.follow_transfer(plan_.end_cylinder, plan_.end_head);
   transferring_ = false;
   done_pending_ = true;
-  transfer_done_irq.raise();
 }
+
+void ReadChannel::on_done() { catch_up(sim_now()); }
 
 void ReadChannel::trace(Tracer& tracer, const std::string& prefix) {
   tracer.add(TraceGroup::Mechanics, transferring_, prefix + ".transferring", WaveFormat::Binary, 1);

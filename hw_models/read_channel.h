@@ -43,6 +43,9 @@ class ReadChannel : public sc_core::sc_module {
   ReadChannel(sc_core::sc_module_name name, const DiskParams& params, Spindle& spindle, Actuator& actuator);
 
   const DiskGeometry& geometry() const { return geometry_; }
+  /// Brings the state up to time `at`: a transfer whose end is due has completed (data moved
+  /// between the sector buffer and the store, heads on the last track).
+  void catch_up(Time at);
   BackingStore& store() { return store_; }
   void trace(Tracer& tracer, const std::string& prefix);
 
