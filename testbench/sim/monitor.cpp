@@ -15,8 +15,8 @@ inline char* put_u64(char* p, std::uint64_t v) {
   return p + f.size();
 }
 
-/// Writes t (ps) as milliseconds with exactly 9 decimals ("{}.{:09}"); the fraction is the
-/// digits of 10^9 + fraction without the leading 1.
+/// Writes t (ps) as milliseconds with exactly 9 decimals: the decimal digits of |t| in ps (one
+/// fmt::format_int), zero-padded to at least 10 digits, with the point before the last 9.
 inline char* put_ms(char* p, Time t) {
   const std::int64_t ps = t.count();
   std::uint64_t u = static_cast<std::uint64_t>(ps);
@@ -24,11 +24,17 @@ inline char* put_ms(char* p, Time t) {
     *p++ = '-';
     u = 0 - u;
   }
-  p = put_u64(p, u / 1'000'000'000u);
-  *p++ = '.';
-  const fmt::format_int fraction(std::uint64_t{1'000'000'000} + u % 1'000'000'000u);
-  std::memcpy(p, fraction.data() + 1, 9);
-  return p + 9;
+  const fmt::format_int f(u);
+  const std::size_t n = f.size();
+  if (n <= 9) {  // below 1 ms: "0." then the zero-padded fraction
+    std::memcpy(p, "0.000000000", 11);
+    std::memcpy(p + 11 - n, f.data(), n);
+    return p + 11;
+  }
+  std::memcpy(p, f.data(), n - 9);
+  p[n - 9] = '.';
+  std::memcpy(p + n - 8, f.data() + n - 9, 9);
+  return p + n + 1;
 }
 
 /// Upper bound on one CSV row: 7 integers, 14 times, separators, flag.
