@@ -74,7 +74,6 @@ Controller::Controller(sc_core::sc_module_name name, const ControllerParams& par
 
 void Controller::bus_access(tlm::tlm_command cmd, std::uint64_t address, void* data, std::size_t length,
                             const Command* command) {
-  static CommandExtension ext;
   trans_.set_command(cmd);
   trans_.set_address(address);
   trans_.set_data_ptr(static_cast<unsigned char*>(data));
@@ -84,11 +83,11 @@ void Controller::bus_access(tlm::tlm_command cmd, std::uint64_t address, void* d
   trans_.set_dmi_allowed(false);
   trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   if (command) {
-    ext.command = *command;
-    trans_.set_extension(&ext);
+    extension_.command = *command;
+    trans_.set_extension(&extension_);
   }
   bus->b_transport(trans_, offset_);
-  if (command) trans_.clear_extension(&ext);
+  if (command) trans_.clear_extension(&extension_);
   if (trans_.is_response_error()) {
     std::ostringstream os;
     os << "firmware bus access failed: " << (cmd == tlm::TLM_READ_COMMAND ? "read" : "write") << " 0x" << std::hex

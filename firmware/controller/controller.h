@@ -14,6 +14,7 @@
 #include "firmware/policy.h"
 #include "firmware/predictor.h"
 #include "tlm_bus/sc/address_map.h"
+#include "tlm_bus/sc/command_extension.h"
 #include "tlm_bus/sc/irq.h"
 #include "tlm_bus/sc/register_bank.h"
 #include "waveforms/tracer.h"
@@ -114,6 +115,7 @@ class Controller : public sc_core::sc_module {
   std::uint64_t completed_ = 0;
   std::uint64_t media_errors_ = 0;
   tlm::tlm_generic_payload trans_;
+  CommandExtension extension_;  ///< attached to trans_ for command-related accesses
   // Traceable state (waveform group "firmware").
   Traced<std::uint32_t> queue_depth_{0};
   Traced<std::uint64_t> current_id_{0};

@@ -13,43 +13,17 @@
 // With an empty queue the answer is Idle and the arm stays where it is (no sweep to the edge for
 // nothing); the direction is kept.
 //
-// Each decision is O(log n) in the number of pending requests (CylinderQueue).
-#include "firmware/policies/cylinder_queue.h"
+// Implemented by Elevator (elevator.h); each decision is O(log n) in the pending requests.
+#include "firmware/policies/elevator.h"
 #include "firmware/policies/policies.h"
 
 namespace drivevp {
-namespace {
-
-class Scan final : public SchedulingPolicy {
- public:
-  std::string_view name() const override { return "SCAN"; }
-  void enqueue(const Command& c, const SchedulingContext& ctx) override { queue_.insert(c, cylinder_of(c, ctx)); }
-  Decision next(const SchedulingContext& ctx) override {
-    if (queue_.empty()) return Decision::idle();
-    const std::uint32_t c = ctx.head.cylinder;
-    auto it = up_ ? queue_.at_or_above(c) : queue_.at_or_below(c);
-    if (it == queue_.end()) {
-      const std::uint32_t edge = up_ ? ctx.predictor->geometry().cylinders() - 1 : 0;
-      if (c != edge) return Decision::reposition(edge);
-      up_ = !up_;  // at the edge: reverse; the queue is not empty, so something is there
-      it = up_ ? queue_.at_or_above(c) : queue_.at_or_below(c);
-    }
-    return Decision::serve(queue_.take(it));
-  }
-  std::size_t pending() const override { return queue_.size(); }
-
- private:
-  CylinderQueue queue_;
-  bool up_ = true;  ///< sweeping toward higher cylinders
-};
-
-}  // namespace
 
 PolicyInfo describe_scan() {
   return {"scan", "SCAN",
           "elevator sweeping to the disk edge before reversing, starting upward (paper 003 §1.1.2)",
           {},
-          [](const PolicyParams&) { return std::make_unique<Scan>(); }};
+          [](const PolicyParams&) { return std::make_unique<Elevator>("SCAN", true); }};
 }
 
 }  // namespace drivevp

@@ -47,6 +47,8 @@ class Host : public sc_core::sc_module {
        RequestSink sink, InterruptLine& completion_irq, Tracer* tracer);
 
   const ConservationChecker& conservation() const { return conservation_; }
+  /// At the end of the run: reports commands still in flight (ConservationChecker::finish).
+  void finish_checks() { conservation_.finish(); }
   const DataIntegrityChecker& integrity() const { return integrity_; }
   std::uint64_t submitted() const { return next_id_; }
   std::uint64_t completed() const { return completed_; }

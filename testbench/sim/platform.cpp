@@ -187,8 +187,8 @@ RunResult run_scenario(const Scenario& sc) {
   const double sim_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (tracer) tracer->close();
   monitor.finish();
-  auto& conservation = const_cast<ConservationChecker&>(platform.host.conservation());
-  conservation.finish();
+  platform.host.finish_checks();
+  const ConservationChecker& conservation = platform.host.conservation();
 
   // 4. Summary.
   RunResult result;

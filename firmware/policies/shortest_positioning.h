@@ -1,0 +1,65 @@
+// The shared engine of SPTF and aged SPTF (ASPTF(W)); see sptf.cpp and aged_sptf.cpp for the
+// rules and their sources.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "firmware/policy.h"
+
+namespace drivevp {
+
+/// Serves the pending request with the smallest effective positioning time
+///     effective = positioning - age_weight * (ctx.now - command.arrival),
+/// positioning = PositioningPredictor::predict(ctx.head, ctx.now, lbn).positioning(); ties go to
+/// the earlier command id, then the earlier enqueue. age_weight = 0 is SPTF. The Serve decision
+/// carries the predicted positioning time (picoseconds), not the effective value. The arithmetic
+/// is in double, exact at picosecond resolution for ages and positioning times up to ~2.5 hours.
+/// Each decision is O(n) in the pending requests with no allocation; removal is O(1).
+class ShortestPositioningFirst final : public SchedulingPolicy {
+ public:
+  /// `name` as in the paper; `age_weight` dimensionless, >= 0.
+  ShortestPositioningFirst(std::string name, double age_weight) : name_(std::move(name)), age_weight_(age_weight) {}
+  std::string_view name() const override { return name_; }
+  void enqueue(const Command& c, const SchedulingContext&) override { queue_.push_back({c, seq_++}); }
+  Decision next(const SchedulingContext& ctx) override {
+    if (queue_.empty()) return Decision::idle();
+    std::size_t best = 0;
+    Time best_time{-1};
+    double best_effective = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < queue_.size(); ++i) {
+      const Command& c = queue_[i].command;
+      const Time t = ctx.predictor->predict(ctx.head, ctx.now, c.lbn).positioning();
+      const double effective =
+          static_cast<double>(t.count()) - age_weight_ * static_cast<double>((ctx.now - c.arrival).count());
+      if (i == 0 || effective < best_effective || (effective == best_effective && earlier(queue_[i], queue_[best]))) {
+        best = i;
+        best_time = t;
+        best_effective = effective;
+      }
+    }
+    const Command chosen = queue_[best].command;
+    queue_[best] = queue_.back();  // unordered: O(1) removal
+    queue_.pop_back();
+    return Decision::serve(chosen, best_time);
+  }
+  std::size_t pending() const override { return queue_.size(); }
+
+ private:
+  struct Entry {
+    Command command;
+    std::uint64_t seq;  ///< enqueue order, the tie-break after the id
+  };
+  static bool earlier(const Entry& a, const Entry& b) {
+    return std::tie(a.command.id, a.seq) < std::tie(b.command.id, b.seq);
+  }
+  std::string name_;
+  double age_weight_;
+  std::vector<Entry> queue_;
+  std::uint64_t seq_ = 0;
+};
+
+}  // namespace drivevp
