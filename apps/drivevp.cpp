@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <systemc>
 
 #include "testbench/scenario/scenario.h"
@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
     const drivevp::Scenario sc = drivevp::load_scenario(scenario_path, sets);
     const drivevp::RunResult r = drivevp::run_scenario(sc);
     std::cout << drivevp::format_summary(r) << "  outputs      " << sc.output_dir << "/summary.json, requests.csv"
-              << (r.summary["files"]["response_cdf_png"].is_string() ? ", response_histogram.png, response_cdf.png" : "")
+              << (r.summary["files"]["response_cdf_png"].is_string() ? ", response_histogram.png, response_cdf.png"
+                                                                     : "")
               << (sc.tracing ? ", waves.vcd, waves.gtkw" : "") << (sc.trace_fst ? ", waves.fst" : "") << "\n";
     return r.checks_passed ? 0 : 1;
   } catch (const drivevp::ConfigError& e) {

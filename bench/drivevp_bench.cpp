@@ -122,7 +122,9 @@ RunStats run_drivevp(const std::vector<std::string>& args) {
 }
 
 std::vector<std::string> common_args(const std::string& out_name) {
-  return {"--out", (scratch() / out_name).string(), "--set", "output.plots=false", "--set", "run.progress=false",
+  return {"--out", (scratch() / out_name).string(),
+          "--set", "output.plots=false",
+          "--set", "run.progress=false",
           "--set", "trace.enabled=false"};
 }
 
@@ -164,9 +166,8 @@ fs::path generated_trace(std::uint64_t n) {
 std::vector<std::string> trace_args(const fs::path& trace, const std::string& out_name) {
   std::vector<std::string> a{"run"};
   for (auto& x : common_args(out_name)) a.push_back(x);
-  for (const char* kv :
-       {"workload.kind=\"trace\"", "workload.format=\"disksim\"", "workload.device=0", "firmware.policy=\"fcfs\"",
-        "run.check_data=false"}) {
+  for (const char* kv : {"workload.kind=\"trace\"", "workload.format=\"disksim\"", "workload.device=0",
+                         "firmware.policy=\"fcfs\"", "run.check_data=false"}) {
     a.push_back("--set");
     a.push_back(kv);
   }
@@ -259,16 +260,35 @@ std::int64_t env_int(const char* name, std::int64_t fallback) {
 
 const int kReps = static_cast<int>(env_int("DRIVEVP_BENCH_REPS", 3));
 
-BENCHMARK(BM_FCFS_1M)->Iterations(1)->Repetitions(kReps)->UseManualTime()->Unit(benchmark::kSecond)
+BENCHMARK(BM_FCFS_1M)
+    ->Iterations(1)
+    ->Repetitions(kReps)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond)
     ->ReportAggregatesOnly(true);
-BENCHMARK(BM_SPTF_QD64)->Arg(env_int("DRIVEVP_BENCH_SPTF_REQUESTS", 200'000))->Iterations(1)->Repetitions(kReps)
-    ->UseManualTime()->Unit(benchmark::kSecond)->ReportAggregatesOnly(true);
-BENCHMARK(BM_TraceReplay)->Arg(1'000'000)->Arg(env_int("DRIVEVP_BENCH_LONG_TRACE", 10'000'000))->Iterations(1)
-    ->Repetitions(kReps)->UseManualTime()->Unit(benchmark::kSecond)->ReportAggregatesOnly(true);
+BENCHMARK(BM_SPTF_QD64)
+    ->Arg(env_int("DRIVEVP_BENCH_SPTF_REQUESTS", 200'000))
+    ->Iterations(1)
+    ->Repetitions(kReps)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_TraceReplay)
+    ->Arg(1'000'000)
+    ->Arg(env_int("DRIVEVP_BENCH_LONG_TRACE", 10'000'000))
+    ->Iterations(1)
+    ->Repetitions(kReps)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond)
+    ->ReportAggregatesOnly(true);
 BENCHMARK(BM_TraceReplayTraced)
     ->Args({env_int("DRIVEVP_BENCH_TRACED_REQUESTS", 20'000), 0})
     ->Args({env_int("DRIVEVP_BENCH_TRACED_REQUESTS", 20'000), 1})
-    ->Iterations(1)->Repetitions(kReps)->UseManualTime()->Unit(benchmark::kSecond)->ReportAggregatesOnly(true);
+    ->Iterations(1)
+    ->Repetitions(kReps)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond)
+    ->ReportAggregatesOnly(true);
 
 }  // namespace
 

@@ -23,8 +23,8 @@ namespace drivevp {
 
 /// What a policy sees when it decides.
 struct SchedulingContext {
-  Time now{0};          ///< time at which the chosen request would start positioning
-  HeadPosition head;    ///< current arm cylinder and active head
+  Time now{0};                                      ///< time at which the chosen request would start positioning
+  HeadPosition head;                                ///< current arm cylinder and active head
   const PositioningPredictor* predictor = nullptr;  ///< the firmware's predictor, never null
 };
 
@@ -86,8 +86,8 @@ class SchedulingPolicy {
 struct PolicyParameter {
   std::string name;
   double default_value = 0;
-  double min = 0;  ///< inclusive
-  double max = 0;  ///< inclusive
+  double min = 0;           ///< inclusive
+  double max = 0;           ///< inclusive
   std::string unit;         ///< e.g. "" (dimensionless), "ms", "requests"
   std::string description;  ///< one line, with its source
 };

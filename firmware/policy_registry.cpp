@@ -9,7 +9,7 @@ const std::vector<PolicyInfo>& policy_registry() {
   // One entry per policy: adding a policy means its own file in firmware/policies/, its
   // describe_*() declaration in firmware/policies/policies.h, and one entry here.
   static const std::vector<PolicyInfo> registry = {
-      describe_fcfs(), describe_sstf(), describe_scan(), describe_look(),
+      describe_fcfs(),  describe_sstf(),  describe_scan(), describe_look(),
       describe_cscan(), describe_clook(), describe_sptf(), describe_aged_sptf(),
   };
   return registry;
@@ -28,8 +28,7 @@ std::unique_ptr<SchedulingPolicy> make_policy(std::string_view key, const Policy
   for (const PolicyParameter& p : info->params) params[p.name] = p.default_value;
   for (const auto& [name, value] : overrides) {
     auto it = params.find(name);
-    if (it == params.end())
-      throw std::invalid_argument("policy '" + info->key + "' has no parameter '" + name + "'");
+    if (it == params.end()) throw std::invalid_argument("policy '" + info->key + "' has no parameter '" + name + "'");
     for (const PolicyParameter& p : info->params)
       if (p.name == name && (value < p.min || value > p.max))
         throw std::invalid_argument("policy '" + info->key + "' parameter '" + name + "' must be in [" +

@@ -25,8 +25,8 @@ Prediction PositioningPredictor::predict(HeadPosition from, Time start, std::uin
   Prediction p;
   p.target = geometry_.locate(lbn);
   p.seek = seek_time(from, p.target.cylinder, p.target.head);
-  p.rotation = rotational_wait(start + p.seek, phase_origin_, rotation_period_, p.target.slot,
-                               p.target.sectors_per_track);
+  p.rotation =
+      rotational_wait(start + p.seek, phase_origin_, rotation_period_, p.target.slot, p.target.sectors_per_track);
   return p;
 }
 

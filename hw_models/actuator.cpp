@@ -10,10 +10,12 @@ Actuator::Actuator(sc_core::sc_module_name name, const DiskParams& params)
     : sc_module(name), socket("socket"), params_(params) {
   socket.register_b_transport(this, &Actuator::b_transport);
   auto u64 = [](auto v) { return static_cast<std::uint64_t>(v); };
-  regs_.add("TARGET_CYLINDER", 0x00, 4, [this, u64] { return u64(target_cylinder_); },
-            [this](std::uint64_t v, tlm::tlm_generic_payload&) { target_cylinder_ = static_cast<std::uint32_t>(v); });
-  regs_.add("TARGET_HEAD", 0x04, 4, [this, u64] { return u64(target_head_); },
-            [this](std::uint64_t v, tlm::tlm_generic_payload&) { target_head_ = static_cast<std::uint32_t>(v); });
+  regs_.add(
+      "TARGET_CYLINDER", 0x00, 4, [this, u64] { return u64(target_cylinder_); },
+      [this](std::uint64_t v, tlm::tlm_generic_payload&) { target_cylinder_ = static_cast<std::uint32_t>(v); });
+  regs_.add(
+      "TARGET_HEAD", 0x04, 4, [this, u64] { return u64(target_head_); },
+      [this](std::uint64_t v, tlm::tlm_generic_payload&) { target_head_ = static_cast<std::uint32_t>(v); });
   regs_.add("COMMAND", 0x08, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload&) {
     if (v == 1) start_seek(regs_.access_delay());
   });

@@ -3,8 +3,8 @@
 
 #include <memory>
 
-#include <systemc>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
 
 #include "hw_models/actuator.h"
 #include "hw_models/disk_params.h"

@@ -10,8 +10,8 @@ namespace drivevp {
 Time SeekCurve::operator()(std::uint32_t d) const {
   if (d == 0) return Time{0};
   const double x = static_cast<double>(d);
-  const double ms = d <= short_max_distance ? short_const_ms + short_sqrt_ms * std::sqrt(x)
-                                            : long_const_ms + long_linear_ms * x;
+  const double ms =
+      d <= short_max_distance ? short_const_ms + short_sqrt_ms * std::sqrt(x) : long_const_ms + long_linear_ms * x;
   return from_ms(ms);
 }
 
@@ -21,9 +21,7 @@ Time DiskParams::seek_time(std::uint32_t d) const {
   return seek_table.distances().empty() ? seek_curve(d) : seek_table(d);
 }
 
-DiskGeometry DiskParams::geometry() const {
-  return DiskGeometry(cylinders, heads, zones, track_skew, cylinder_skew);
-}
+DiskGeometry DiskParams::geometry() const { return DiskGeometry(cylinders, heads, zones, track_skew, cylinder_skew); }
 
 void DiskParams::validate() const {
   auto bad = [](const std::string& key, const std::string& allowed) {
@@ -68,7 +66,8 @@ ParameterPage DiskParams::parameter_page() const {
   // of the samples), the curve's branch points, a full stroke, and the rest spread
   // geometrically between the dense limit and a full stroke.
   const std::uint32_t max_d = cylinders > 1 ? cylinders - 1 : 1;
-  const std::uint32_t dense = std::max<std::uint32_t>(1, std::min<std::uint32_t>({32, max_d, seek_calibration_samples / 3}));
+  const std::uint32_t dense =
+      std::max<std::uint32_t>(1, std::min<std::uint32_t>({32, max_d, seek_calibration_samples / 3}));
   std::set<std::uint32_t> ds;
   for (std::uint32_t d = 1; d <= dense; ++d) ds.insert(d);
   ds.insert(max_d);
@@ -101,35 +100,35 @@ ParameterPage DiskParams::parameter_page() const {
 DiskParams hp97560() {
   DiskParams p;
   p.preset = "hp97560";
-  p.cylinders = 1962;                      // 001 §5, 004 Table 2
-  p.heads = 19;                            // 001 §5, 004 Table 2
-  p.zones = {Zone{0, 1962, 72}};           // 72 x 512 B sectors per track, 001 §5
-  p.track_skew = 8;                        // Ruemmler & Wilkes 1994
-  p.cylinder_skew = 18;                    // Ruemmler & Wilkes 1994
-  p.rpm = 4002;                            // 001 §5, 004 Table 2
+  p.cylinders = 1962;                              // 001 §5, 004 Table 2
+  p.heads = 19;                                    // 001 §5, 004 Table 2
+  p.zones = {Zone{0, 1962, 72}};                   // 72 x 512 B sectors per track, 001 §5
+  p.track_skew = 8;                                // Ruemmler & Wilkes 1994
+  p.cylinder_skew = 18;                            // Ruemmler & Wilkes 1994
+  p.rpm = 4002;                                    // 001 §5, 004 Table 2
   p.seek_curve = {3.24, 0.400, 8.00, 0.008, 382};  // 004 Table 2: d < 383 short branch
-  p.head_switch_ms = 1.6;                  // Ruemmler & Wilkes 1994
-  p.settle_ms = 0;                         // included in the published curve
-  p.command_overhead_ms = 2.2;             // Ruemmler & Wilkes 1994
+  p.head_switch_ms = 1.6;                          // Ruemmler & Wilkes 1994
+  p.settle_ms = 0;                                 // included in the published curve
+  p.command_overhead_ms = 2.2;                     // Ruemmler & Wilkes 1994
   return p;
 }
 
 DiskParams disk003() {
   DiskParams p;
   p.preset = "disk003";
-  p.cylinders = 6720;                      // 003 Table 1
-  p.heads = 12;                            // assumed: 003 gives no head count (docs/models/disk.md)
-  p.zones = {Zone{0, 6720, 199}};          // 1 zone (003 Table 1); 199 x 512 B = 101,888 B > 90 KB;
-                                           // 199 sectors / 6 ms = 16.98 MB/s ~ 17 MB/s (Table 1)
-  p.track_skew = 27;                       // assumed: covers the head switch (0.8 ms = 26.5 sectors)
-  p.cylinder_skew = 67;                    // assumed: covers a 1-cylinder seek (2.00 ms = 66.3 sectors)
-  p.rpm = 10000;                           // 003 Table 1: 6 ms per revolution
+  p.cylinders = 6720;              // 003 Table 1
+  p.heads = 12;                    // assumed: 003 gives no head count (docs/models/disk.md)
+  p.zones = {Zone{0, 6720, 199}};  // 1 zone (003 Table 1); 199 x 512 B = 101,888 B > 90 KB;
+                                   // 199 sectors / 6 ms = 16.98 MB/s ~ 17 MB/s (Table 1)
+  p.track_skew = 27;               // assumed: covers the head switch (0.8 ms = 26.5 sectors)
+  p.cylinder_skew = 67;            // assumed: covers a 1-cylinder seek (2.00 ms = 66.3 sectors)
+  p.rpm = 10000;                   // 003 Table 1: 6 ms per revolution
   // 003 eq. (1); the paper labels it msec but the values are seconds (parameters.md): branches
   // meet at d = 1344.
   p.seek_curve = {1.867, 0.1315, 3.8635, 0.0021, 1344};
-  p.head_switch_ms = 0.8;                  // assumed: typical of 10,000 RPM drives of 003's time
-  p.settle_ms = 0;                         // included in eq. (1)
-  p.command_overhead_ms = 0;               // 003 §3.2: service = seek + rotation + transfer
+  p.head_switch_ms = 0.8;     // assumed: typical of 10,000 RPM drives of 003's time
+  p.settle_ms = 0;            // included in eq. (1)
+  p.command_overhead_ms = 0;  // 003 §3.2: service = seek + rotation + transfer
   return p;
 }
 

@@ -29,25 +29,25 @@ struct SeekCurve {
 
 /// Everything the disk models need. Configuration keys under [device] equal these member names.
 struct DiskParams {
-  std::string preset;                 ///< name of the preset these values started from
-  std::uint32_t cylinders = 0;        ///< >= 1
-  std::uint32_t heads = 0;            ///< tracks per cylinder, >= 1
-  std::vector<Zone> zones;            ///< tile [0, cylinders)
-  std::uint32_t track_skew = 0;       ///< sectors, < sectors per track
-  std::uint32_t cylinder_skew = 0;    ///< sectors, < sectors per track
-  double rpm = 0;                     ///< spindle speed, revolutions per minute, > 0
-  SeekCurve seek_curve;               ///< used when seek_table is empty
-  SeekTable seek_table;               ///< "table of samples" seek profile; overrides the curve when non-empty
-  double head_switch_ms = 0;          ///< time to switch the active head on the same cylinder
-  double settle_ms = 0;               ///< added to every arm move of >= 1 cylinder
-  double command_overhead_ms = 0;     ///< controller overhead per command (firmware applies it)
+  std::string preset;                           ///< name of the preset these values started from
+  std::uint32_t cylinders = 0;                  ///< >= 1
+  std::uint32_t heads = 0;                      ///< tracks per cylinder, >= 1
+  std::vector<Zone> zones;                      ///< tile [0, cylinders)
+  std::uint32_t track_skew = 0;                 ///< sectors, < sectors per track
+  std::uint32_t cylinder_skew = 0;              ///< sectors, < sectors per track
+  double rpm = 0;                               ///< spindle speed, revolutions per minute, > 0
+  SeekCurve seek_curve;                         ///< used when seek_table is empty
+  SeekTable seek_table;                         ///< "table of samples" seek profile; overrides the curve when non-empty
+  double head_switch_ms = 0;                    ///< time to switch the active head on the same cylinder
+  double settle_ms = 0;                         ///< added to every arm move of >= 1 cylinder
+  double command_overhead_ms = 0;               ///< controller overhead per command (firmware applies it)
   std::uint32_t seek_calibration_samples = 96;  ///< seek samples published in the parameter page
 
-  Time rotation_period() const;       ///< 60 s / rpm, rounded to 1 ps
+  Time rotation_period() const;           ///< 60 s / rpm, rounded to 1 ps
   Time seek_time(std::uint32_t d) const;  ///< seek profile, settle not included
   Time head_switch() const { return from_ms(head_switch_ms); }
   Time settle() const { return from_ms(settle_ms); }
-  DiskGeometry geometry() const;      ///< throws std::invalid_argument if inconsistent
+  DiskGeometry geometry() const;  ///< throws std::invalid_argument if inconsistent
   /// The parameter page this drive publishes: geometry, timing, and the seek profile sampled at
   /// `seek_calibration_samples` distances (every distance up to 32, then geometric up to a full
   /// stroke, plus the curve's branch points), as a controller's calibration table would hold.

@@ -10,8 +10,7 @@
 
 namespace drivevp {
 
-ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params, Spindle& spindle,
-                         Actuator& actuator)
+ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params, Spindle& spindle, Actuator& actuator)
     : sc_module(name),
       socket("socket"),
       buffer_socket("buffer_socket"),
@@ -24,15 +23,17 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
   buffer_socket.register_b_transport(this, &ReadChannel::buffer_transport);
   buffer_socket.register_get_direct_mem_ptr(this, &ReadChannel::get_direct_mem_ptr);
   auto u64 = [](auto v) { return static_cast<std::uint64_t>(v); };
-  regs_.add("LBN", 0x00, 8, [this] { return lbn_; }, [this](std::uint64_t v, tlm::tlm_generic_payload&) { lbn_ = v; });
-  regs_.add("COUNT", 0x08, 4, [this, u64] { return u64(count_); },
-            [this](std::uint64_t v, tlm::tlm_generic_payload&) {
-              count_ = static_cast<std::uint32_t>(v);
-              if (buffer_.size() < std::uint64_t{count_} * kBlockBytes) {
-                buffer_.resize(std::uint64_t{count_} * kBlockBytes);
-                buffer_socket->invalidate_direct_mem_ptr(0, ~std::uint64_t{0});  // the buffer moved
-              }
-            });
+  regs_.add(
+      "LBN", 0x00, 8, [this] { return lbn_; }, [this](std::uint64_t v, tlm::tlm_generic_payload&) { lbn_ = v; });
+  regs_.add(
+      "COUNT", 0x08, 4, [this, u64] { return u64(count_); },
+      [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+        count_ = static_cast<std::uint32_t>(v);
+        if (buffer_.size() < std::uint64_t{count_} * kBlockBytes) {
+          buffer_.resize(std::uint64_t{count_} * kBlockBytes);
+          buffer_socket->invalidate_direct_mem_ptr(0, ~std::uint64_t{0});  // the buffer moved
+        }
+      });
   regs_.add("COMMAND", 0x0C, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload& trans) {
     // The firmware attaches the command being served: shown in waveforms as command_id.
     if (const auto* ext = trans.get_extension<CommandExtension>()) command_id_ = ext->command.id;

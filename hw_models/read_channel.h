@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <vector>
 
+#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "hw_models/actuator.h"
 #include "hw_models/backing_store.h"
@@ -30,9 +30,9 @@ namespace drivevp {
 ///
 /// Registers (docs/registers.md "Read channel"): LBN 0x00 RW64, COUNT 0x08 RW32, COMMAND 0x0C
 /// WO32 (1 read, 2 write), STATUS 0x10 RO32 (bit0 busy, bit1 done pending, bit2 error), IRQ_ACK
-/// 0x14 RW32 (write: acknowledge; read: STATUS, then acknowledge), TRANSFER_START_PS 0x18 RO64, TRANSFER_END_PS 0x20 RO64, SECTOR_UNDER_HEAD 0x28 RO32
-/// (angular slot under the head on the current track, at the access's time). The buffer window
-/// (second socket, DMI-capable) holds COUNT blocks from offset 0. A COMMAND write that carries a
+/// 0x14 RW32 (write: acknowledge; read: STATUS, then acknowledge), TRANSFER_START_PS 0x18 RO64, TRANSFER_END_PS 0x20
+/// RO64, SECTOR_UNDER_HEAD 0x28 RO32 (angular slot under the head on the current track, at the access's time). The
+/// buffer window (second socket, DMI-capable) holds COUNT blocks from offset 0. A COMMAND write that carries a
 /// CommandExtension records the command's id for waveforms (drive.channel.command_id).
 class ReadChannel : public sc_core::sc_module {
  public:

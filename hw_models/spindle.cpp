@@ -26,7 +26,8 @@ Spindle::Spindle(sc_core::sc_module_name name, Time period) : sc_module(name), s
           index_event_.notify(to_sc(Time{at - now + period_.count() - at % period_.count()}));
         }
       });
-  regs_.add("IRQ_ACK", 0x18, 4, nullptr, [this](std::uint64_t, tlm::tlm_generic_payload&) { index_irq.lower(regs_.access_delay()); });
+  regs_.add("IRQ_ACK", 0x18, 4, nullptr,
+            [this](std::uint64_t, tlm::tlm_generic_payload&) { index_irq.lower(regs_.access_delay()); });
   SC_HAS_PROCESS(Spindle);
   SC_METHOD(on_index);
   sensitive << index_event_;

@@ -3,9 +3,9 @@
 
 #include <cstdint>
 
+#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "tlm_bus/command.h"
 #include "tlm_bus/sc/irq.h"

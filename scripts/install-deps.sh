@@ -5,7 +5,8 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config git
+  clang-format              # formatting check in .ci/run
   libsystemc-dev            # SystemC 2.3.4 + TLM-2.0 (built for C++17)
   libcatch2-dev             # Catch2 v3, from bookworm-backports
   libtomlplusplus-dev       # scenario files (TOML)

@@ -41,16 +41,16 @@ inline constexpr std::size_t kQosDims = 4;
 /// One I/O command as submitted by the host. Trivially copyable: it is copied byte-wise into
 /// submission-queue entries in host memory.
 struct Command {
-  std::uint64_t id = 0;          ///< host-assigned, unique per run, in submission order from 0
-  std::uint64_t lbn = 0;         ///< first logical block number (64-bit)
-  std::uint32_t blocks = 1;      ///< length in blocks of kBlockBytes, >= 1
+  std::uint64_t id = 0;      ///< host-assigned, unique per run, in submission order from 0
+  std::uint64_t lbn = 0;     ///< first logical block number (64-bit)
+  std::uint32_t blocks = 1;  ///< length in blocks of kBlockBytes, >= 1
   Op op = Op::Read;
   RequestClass cls = RequestClass::Discrete;
-  std::uint8_t priority = 0;     ///< 0 = highest; policies that ignore priority ignore it
-  std::uint32_t stream = 0;      ///< stream / task id (continuous streams, periodic tasks); 0 = none
-  std::uint32_t tag = 0;         ///< host's tag for the command (NCQ tag / buffer slot), < queue depth
-  Time arrival{0};               ///< time the host submitted the command
-  Time deadline = kNoDeadline;   ///< absolute deadline, or kNoDeadline
+  std::uint8_t priority = 0;                  ///< 0 = highest; policies that ignore priority ignore it
+  std::uint32_t stream = 0;                   ///< stream / task id (continuous streams, periodic tasks); 0 = none
+  std::uint32_t tag = 0;                      ///< host's tag for the command (NCQ tag / buffer slot), < queue depth
+  Time arrival{0};                            ///< time the host submitted the command
+  Time deadline = kNoDeadline;                ///< absolute deadline, or kNoDeadline
   std::array<std::uint16_t, kQosDims> qos{};  ///< QoS vector (paper 001 §2), 0 = lowest level
 
   bool is_read() const { return op == Op::Read; }

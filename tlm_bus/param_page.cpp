@@ -38,7 +38,9 @@ const Zone& DiskGeometry::zone_of(std::uint32_t cylinder) const {
   return *(it - 1);
 }
 
-std::uint32_t DiskGeometry::sectors_per_track(std::uint32_t cylinder) const { return zone_of(cylinder).sectors_per_track; }
+std::uint32_t DiskGeometry::sectors_per_track(std::uint32_t cylinder) const {
+  return zone_of(cylinder).sectors_per_track;
+}
 
 std::uint32_t DiskGeometry::slot_of(std::uint32_t cylinder, std::uint32_t head, std::uint32_t sector) const {
   const std::uint32_t spt = sectors_per_track(cylinder);
@@ -78,10 +80,11 @@ Time SeekTable::operator()(std::uint32_t d) const {
   if (d == 0) return Time{0};
   const std::size_t n = distances_.size();
   if (n == 1) return times_[0];
-  std::size_t hi = static_cast<std::size_t>(std::lower_bound(distances_.begin(), distances_.end(), d) - distances_.begin());
+  std::size_t hi =
+      static_cast<std::size_t>(std::lower_bound(distances_.begin(), distances_.end(), d) - distances_.begin());
   if (hi < n && distances_[hi] == d) return times_[hi];
-  if (hi == 0) hi = 1;          // below the first sample: extrapolate from the first two
-  if (hi >= n) hi = n - 1;      // beyond the last sample: extrapolate from the last two
+  if (hi == 0) hi = 1;      // below the first sample: extrapolate from the first two
+  if (hi >= n) hi = n - 1;  // beyond the last sample: extrapolate from the last two
   const double d0 = distances_[hi - 1], d1 = distances_[hi];
   const double t0 = static_cast<double>(times_[hi - 1].count()), t1 = static_cast<double>(times_[hi].count());
   const double t = t0 + (t1 - t0) * (static_cast<double>(d) - d0) / (d1 - d0);

@@ -45,8 +45,8 @@ class DiskGeometry {
   DiskGeometry() = default;
   /// Throws std::invalid_argument if cylinders or heads is 0, the zones do not tile
   /// [0, cylinders) in order, or any zone has 0 sectors per track.
-  DiskGeometry(std::uint32_t cylinders, std::uint32_t heads, std::vector<Zone> zones,
-               std::uint32_t track_skew, std::uint32_t cylinder_skew);
+  DiskGeometry(std::uint32_t cylinders, std::uint32_t heads, std::vector<Zone> zones, std::uint32_t track_skew,
+               std::uint32_t cylinder_skew);
 
   std::uint32_t cylinders() const { return cylinders_; }
   std::uint32_t heads() const { return heads_; }
@@ -105,14 +105,14 @@ struct ParameterPage {
   std::uint32_t version = 1;
   std::uint32_t cylinders = 0;
   std::uint32_t heads = 0;
-  std::uint32_t track_skew = 0;       ///< slots
-  std::uint32_t cylinder_skew = 0;    ///< slots
+  std::uint32_t track_skew = 0;     ///< slots
+  std::uint32_t cylinder_skew = 0;  ///< slots
   std::uint32_t zone_count = 0;
   std::uint32_t seek_sample_count = 0;
   std::int64_t rotation_period_ps = 0;
   std::int64_t head_switch_ps = 0;
-  std::int64_t settle_ps = 0;           ///< added to every seek of distance >= 1
-  std::int64_t command_overhead_ps = 0; ///< controller overhead per command
+  std::int64_t settle_ps = 0;            ///< added to every seek of distance >= 1
+  std::int64_t command_overhead_ps = 0;  ///< controller overhead per command
   std::uint64_t capacity_blocks = 0;
   std::array<Zone, kMaxZones> zones{};
   std::array<std::uint32_t, kMaxSeekSamples> seek_distance{};

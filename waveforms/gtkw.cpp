@@ -92,16 +92,14 @@ void check_signal(const Signal& s, const std::string& group) {
                     s.name));
   }
   if (s.width == 0) {
-    throw std::invalid_argument(
-        fmt::format("gtkw: signal \"{}\" in group \"{}\" has width 0", s.name, group));
+    throw std::invalid_argument(fmt::format("gtkw: signal \"{}\" in group \"{}\" has width 0", s.name, group));
   }
   constexpr unsigned kMaxAnalogRows = 64;
-  if (is_analog(s.format) ? (s.analog_rows < 1 || s.analog_rows > kMaxAnalogRows)
-                          : s.analog_rows != 1) {
-    throw std::invalid_argument(fmt::format(
-        "gtkw: signal \"{}\" has analog_rows {}; expected 1..{} for an analog format and 1 "
-        "otherwise",
-        s.name, s.analog_rows, kMaxAnalogRows));
+  if (is_analog(s.format) ? (s.analog_rows < 1 || s.analog_rows > kMaxAnalogRows) : s.analog_rows != 1) {
+    throw std::invalid_argument(
+        fmt::format("gtkw: signal \"{}\" has analog_rows {}; expected 1..{} for an analog format and 1 "
+                    "otherwise",
+                    s.name, s.analog_rows, kMaxAnalogRows));
   }
 }
 
@@ -134,14 +132,13 @@ std::string gtkwave_signal_name(const Signal& signal, const std::string& top_sco
 
 double zoom_for_window(TimeWindow window, unsigned wave_width_px) {
   if (window.end <= window.start) {
-    throw std::invalid_argument(fmt::format(
-        "gtkw: time window [{}, {}] is empty; end must be after start", window.start, window.end));
+    throw std::invalid_argument(
+        fmt::format("gtkw: time window [{}, {}] is empty; end must be after start", window.start, window.end));
   }
   if (wave_width_px == 0) {
     throw std::invalid_argument("gtkw: wave pane width is 0 pixels");
   }
-  const double units_per_pixel =
-      static_cast<double>(window.end - window.start) / static_cast<double>(wave_width_px);
+  const double units_per_pixel = static_cast<double>(window.end - window.start) / static_cast<double>(wave_width_px);
   return -std::log2(units_per_pixel * kZoomUnitsPerPixelDivisor);
 }
 
@@ -149,18 +146,17 @@ std::string render_save_file(const SaveFile& view, const std::string& savefile_p
   const SaveFileLayout& layout = view.layout;
   check_text(view.dumpfile, "dump file path", true);
   const std::string::size_type slash = savefile_path.find_last_of('/');
-  const std::string savefile_name =
-      slash == std::string::npos ? savefile_path : savefile_path.substr(slash + 1);
+  const std::string savefile_name = slash == std::string::npos ? savefile_path : savefile_path.substr(slash + 1);
   check_text(savefile_name, "save file name", true);
   if (!layout.top_scope.empty()) {
     check_text(layout.top_scope, "top scope", false);
   }
   const unsigned reserved = layout.signals_width_px + kSstWidthPx + kChromeWidthPx;
   if (layout.window_width_px <= reserved + 100) {
-    throw std::invalid_argument(fmt::format(
-        "gtkw: window width {} px leaves no room for the wave pane (signal pane {} px, other "
-        "panes {} px, need at least 100 px of waves)",
-        layout.window_width_px, layout.signals_width_px, kSstWidthPx + kChromeWidthPx));
+    throw std::invalid_argument(
+        fmt::format("gtkw: window width {} px leaves no room for the wave pane (signal pane {} px, other "
+                    "panes {} px, need at least 100 px of waves)",
+                    layout.window_width_px, layout.signals_width_px, kSstWidthPx + kChromeWidthPx));
   }
   const double zoom = zoom_for_window(view.window, layout.window_width_px - reserved);
 
@@ -202,8 +198,7 @@ std::string render_save_file(const SaveFile& view, const std::string& savefile_p
         }
       }
     }
-    fmt::format_to(sink, "@{:x}\n",
-                   kGroupEnd | (group.closed ? (kGroupClosed | kCollapsed) : 0) | kBlank);
+    fmt::format_to(sink, "@{:x}\n", kGroupEnd | (group.closed ? (kGroupClosed | kCollapsed) : 0) | kBlank);
     fmt::format_to(sink, "-{}\n", group.name);
   }
   return fmt::to_string(out);
@@ -224,8 +219,7 @@ void write_save_file(const std::string& path, const SaveFile& view) {
   if (std::rename(temp.c_str(), path.c_str()) != 0) {
     const int err = errno;
     std::remove(temp.c_str());
-    throw std::runtime_error(
-        fmt::format("gtkw: cannot rename {} to {}: {}", temp, path, std::strerror(err)));
+    throw std::runtime_error(fmt::format("gtkw: cannot rename {} to {}: {}", temp, path, std::strerror(err)));
   }
 }
 
@@ -246,28 +240,24 @@ void run_program(std::vector<std::string> args) {
   argv.push_back(nullptr);
 
   pid_t pid = 0;
-  const int spawn_error =
-      ::posix_spawnp(&pid, program.c_str(), nullptr, nullptr, argv.data(), environ);
+  const int spawn_error = ::posix_spawnp(&pid, program.c_str(), nullptr, nullptr, argv.data(), environ);
   if (spawn_error != 0) {
-    throw std::runtime_error(
-        fmt::format("cannot run `{}`: {}", command, std::strerror(spawn_error)));
+    throw std::runtime_error(fmt::format("cannot run `{}`: {}", command, std::strerror(spawn_error)));
   }
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) {
-      throw std::runtime_error(
-          fmt::format("waiting for `{}` failed: {}", command, std::strerror(errno)));
+      throw std::runtime_error(fmt::format("waiting for `{}` failed: {}", command, std::strerror(errno)));
     }
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     return;
   }
   if (WIFSIGNALED(status)) {
-    throw std::runtime_error(fmt::format("`{}` was killed by signal {} ({})", command,
-                                         WTERMSIG(status), ::strsignal(WTERMSIG(status))));
+    throw std::runtime_error(
+        fmt::format("`{}` was killed by signal {} ({})", command, WTERMSIG(status), ::strsignal(WTERMSIG(status))));
   }
-  throw std::runtime_error(
-      fmt::format("`{}` failed with exit status {}", command, WEXITSTATUS(status)));
+  throw std::runtime_error(fmt::format("`{}` failed with exit status {}", command, WEXITSTATUS(status)));
 }
 
 }  // namespace drivevp::gtkw

@@ -6,10 +6,14 @@ namespace drivevp {
 
 const char* to_string(TraceGroup g) {
   switch (g) {
-    case TraceGroup::Mechanics: return "mechanics";
-    case TraceGroup::Firmware: return "firmware";
-    case TraceGroup::Bus: return "bus";
-    case TraceGroup::Host: return "host";
+    case TraceGroup::Mechanics:
+      return "mechanics";
+    case TraceGroup::Firmware:
+      return "firmware";
+    case TraceGroup::Bus:
+      return "bus";
+    case TraceGroup::Host:
+      return "host";
   }
   return "?";
 }

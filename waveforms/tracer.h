@@ -69,8 +69,8 @@ class Traced {
 class Tracer : public sc_core::sc_module {
  public:
   struct Options {
-    std::string vcd_path_base;           ///< file name without ".vcd"
-    std::vector<TraceGroup> groups;      ///< enabled groups
+    std::string vcd_path_base;       ///< file name without ".vcd"
+    std::vector<TraceGroup> groups;  ///< enabled groups
     sc_core::sc_time start = sc_core::SC_ZERO_TIME;
     sc_core::sc_time stop = sc_core::SC_ZERO_TIME;  ///< SC_ZERO_TIME: until the end
   };
@@ -86,14 +86,16 @@ class Tracer : public sc_core::sc_module {
     v.bind_live(&live_);
     sc_core::sc_trace(file_, v.shown(), name);
     syncs_.push_back([&v] { v.sync(); });
-    signals_.push_back({g, name, std::is_floating_point<T>::value ? 64u : width, std::is_floating_point<T>::value, fmt});
+    signals_.push_back(
+        {g, name, std::is_floating_point<T>::value ? 64u : width, std::is_floating_point<T>::value, fmt});
   }
   /// Registers a plain variable the caller updates only while live() (sampled quantities).
   template <class T>
   void add_plain(TraceGroup g, const T& v, const std::string& name, WaveFormat fmt, unsigned width = sizeof(T) * 8) {
     if (!enabled(g)) return;
     sc_core::sc_trace(file_, v, name);
-    signals_.push_back({g, name, std::is_floating_point<T>::value ? 64u : width, std::is_floating_point<T>::value, fmt});
+    signals_.push_back(
+        {g, name, std::is_floating_point<T>::value ? 64u : width, std::is_floating_point<T>::value, fmt});
   }
   /// True while the trace window is open.
   bool live() const { return live_; }

@@ -21,8 +21,8 @@ constexpr std::uint32_t kStatusError = 1u << 2;
 }  // namespace reg
 
 Controller::Controller(sc_core::sc_module_name name, const ControllerParams& params,
-                       std::unique_ptr<SchedulingPolicy> policy, InterruptLine& seek_done,
-                       InterruptLine& transfer_done, Tracer* tracer)
+                       std::unique_ptr<SchedulingPolicy> policy, InterruptLine& seek_done, InterruptLine& transfer_done,
+                       Tracer* tracer)
     : sc_module(name),
       host_socket("host_socket"),
       bus("bus"),

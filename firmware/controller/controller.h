@@ -6,10 +6,10 @@
 #include <memory>
 #include <vector>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include "firmware/policy.h"
 #include "firmware/predictor.h"
@@ -103,7 +103,7 @@ class Controller : public sc_core::sc_module {
   sc_core::sc_event doorbell_event_;
   sc_core::sc_event wake_event_;
   std::uint32_t sq_tail_ = 0, sq_head_ = 0, cq_tail_ = 0, cq_head_ = 0;
-  std::uint32_t held_ = 0;  ///< commands fetched and not yet completed
+  std::uint32_t held_ = 0;                   ///< commands fetched and not yet completed
   std::vector<std::uint64_t> data_address_;  ///< by tag
   std::vector<std::uint8_t> staging_;        ///< DMA staging buffer (only without DMI)
   tlm::tlm_dmi dmi_;                         ///< the channel's sector buffer

@@ -20,13 +20,15 @@
 namespace drivevp {
 
 PolicyInfo describe_aged_sptf() {
-  return {"aged_sptf", "ASPTF(W)",
-          "SPTF on positioning - W x waiting time (Worthington, Ganger & Patt, SIGMETRICS 1994; "
-          "Jacobson & Wilkes 1991 aged SATF)",
-          {{"age_weight", 6, 0, 1000, "",
-            "W, weight of the waiting time subtracted from the predicted positioning time (dimensionless); "
-            "Worthington, Ganger & Patt, SIGMETRICS 1994, ASPTF(W)"}},
-          [](const PolicyParams& p) { return std::make_unique<ShortestPositioningFirst>("ASPTF(W)", p.at("age_weight")); }};
+  return {
+      "aged_sptf",
+      "ASPTF(W)",
+      "SPTF on positioning - W x waiting time (Worthington, Ganger & Patt, SIGMETRICS 1994; "
+      "Jacobson & Wilkes 1991 aged SATF)",
+      {{"age_weight", 6, 0, 1000, "",
+        "W, weight of the waiting time subtracted from the predicted positioning time (dimensionless); "
+        "Worthington, Ganger & Patt, SIGMETRICS 1994, ASPTF(W)"}},
+      [](const PolicyParams& p) { return std::make_unique<ShortestPositioningFirst>("ASPTF(W)", p.at("age_weight")); }};
 }
 
 }  // namespace drivevp

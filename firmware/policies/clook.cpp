@@ -32,7 +32,8 @@ class CLook final : public SchedulingPolicy {
 }  // namespace
 
 PolicyInfo describe_clook() {
-  return {"clook", "C-LOOK",
+  return {"clook",
+          "C-LOOK",
           "one-way upward sweep, wrapping to the lowest pending cylinder (Worthington, Ganger & Patt 1994)",
           {},
           [](const PolicyParams&) { return std::make_unique<CLook>(); }};

@@ -42,7 +42,8 @@ class CScan final : public SchedulingPolicy {
 }  // namespace
 
 PolicyInfo describe_cscan() {
-  return {"cscan", "C-SCAN",
+  return {"cscan",
+          "C-SCAN",
           "one-way upward sweep to the last cylinder, then a return stroke to cylinder 0 (Teorey & Pinkerton 1972)",
           {},
           [](const PolicyParams&) { return std::make_unique<CScan>(); }};

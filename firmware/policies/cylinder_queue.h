@@ -34,9 +34,7 @@ class CylinderQueue {
     std::uint32_t cylinder = 0;
     std::uint64_t id = 0;
     std::uint64_t seq = 0;
-    bool operator<(const Key& o) const {
-      return std::tie(cylinder, id, seq) < std::tie(o.cylinder, o.id, o.seq);
-    }
+    bool operator<(const Key& o) const { return std::tie(cylinder, id, seq) < std::tie(o.cylinder, o.id, o.seq); }
   };
   using Map = std::map<Key, Command>;
   using iterator = Map::iterator;
@@ -74,8 +72,7 @@ class CylinderQueue {
     const std::uint32_t up = above->first.cylinder - c;
     const std::uint32_t down = c - below->first.cylinder;
     if (up != down) return up < down ? above : below;
-    return std::tie(below->first.id, below->first.seq) < std::tie(above->first.id, above->first.seq) ? below
-                                                                                                   : above;
+    return std::tie(below->first.id, below->first.seq) < std::tie(above->first.id, above->first.seq) ? below : above;
   }
 
   /// The cylinder of the request at `it` (precondition: it != end()).

@@ -25,8 +25,9 @@ class Fcfs final : public SchedulingPolicy {
 }  // namespace
 
 PolicyInfo describe_fcfs() {
-  return {"fcfs", "FCFS", "first come, first served (arrival order)", {},
-          [](const PolicyParams&) { return std::make_unique<Fcfs>(); }};
+  return {"fcfs", "FCFS", "first come, first served (arrival order)", {}, [](const PolicyParams&) {
+            return std::make_unique<Fcfs>();
+          }};
 }
 
 }  // namespace drivevp

@@ -14,7 +14,8 @@
 namespace drivevp {
 
 PolicyInfo describe_look() {
-  return {"look", "LOOK",
+  return {"look",
+          "LOOK",
           "elevator reversing at the last pending request, starting upward (paper 003 §1.1.2)",
           {},
           [](const PolicyParams&) { return std::make_unique<Elevator>("LOOK", false); }};

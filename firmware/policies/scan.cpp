@@ -20,7 +20,8 @@
 namespace drivevp {
 
 PolicyInfo describe_scan() {
-  return {"scan", "SCAN",
+  return {"scan",
+          "SCAN",
           "elevator sweeping to the disk edge before reversing, starting upward (paper 003 §1.1.2)",
           {},
           [](const PolicyParams&) { return std::make_unique<Elevator>("SCAN", true); }};

@@ -15,7 +15,8 @@
 namespace drivevp {
 
 PolicyInfo describe_sptf() {
-  return {"sptf", "SPTF",
+  return {"sptf",
+          "SPTF",
           "shortest predicted positioning time (seek + rotation) first, ties by arrival (Seltzer, Chen & "
           "Ousterhout 1990; Worthington, Ganger & Patt 1994)",
           {},

@@ -29,7 +29,8 @@ class Sstf final : public SchedulingPolicy {
 }  // namespace
 
 PolicyInfo describe_sstf() {
-  return {"sstf", "SSTF",
+  return {"sstf",
+          "SSTF",
           "shortest seek first: nearest cylinder to the arm, ties by arrival (Denning 1967; paper 003 §1.1.2)",
           {},
           [](const PolicyParams&) { return std::make_unique<Sstf>(); }};

@@ -111,7 +111,7 @@ std::optional<double> LogLinearHistogram::value_at_quantile(double q) const {
   // ceil(q * n), forgiving the last-bit error of the product (0.95 * 100000 must give 95000).
   auto rank = static_cast<std::uint64_t>(std::ceil(r - r * 1e-12));
   rank = std::clamp<std::uint64_t>(rank, 1, total_);
-  if (rank == 1) return static_cast<double>(min_);       // the extremes are known exactly
+  if (rank == 1) return static_cast<double>(min_);  // the extremes are known exactly
   if (rank == total_) return static_cast<double>(max_);
   std::uint64_t cumulative = 0;
   for (std::size_t i = 0; i < counts_.size(); ++i) {

@@ -72,10 +72,14 @@ std::optional<double> MomentAccumulator::jain_fairness() const {
 
 const char* request_class_key(RequestClass cls) {
   switch (cls) {
-    case RequestClass::Discrete: return "discrete";
-    case RequestClass::Continuous: return "continuous";
-    case RequestClass::RealTime: return "real_time";
-    case RequestClass::Aperiodic: return "aperiodic";
+    case RequestClass::Discrete:
+      return "discrete";
+    case RequestClass::Continuous:
+      return "continuous";
+    case RequestClass::RealTime:
+      return "real_time";
+    case RequestClass::Aperiodic:
+      return "aperiodic";
   }
   return "unknown";
 }

@@ -66,7 +66,8 @@ std::int64_t get_int(const toml::node& n, std::int64_t lo, std::int64_t hi) {
 }
 
 double get_float(const toml::node& n, double lo, double hi, bool lo_open = false) {
-  const auto v = n.is_integer() ? std::optional<double>(static_cast<double>(*n.value<std::int64_t>())) : n.value_exact<double>();
+  const auto v =
+      n.is_integer() ? std::optional<double>(static_cast<double>(*n.value<std::int64_t>())) : n.value_exact<double>();
   const std::string range = fmt::format("a number in {}{}, {}]", lo_open ? "(" : "[", lo, hi);
   if (!v || !std::isfinite(*v)) throw Invalid{range, show(n)};
   if (*v < lo || (lo_open && *v == lo) || *v > hi) throw Invalid{range, show(n)};
@@ -87,7 +88,8 @@ std::string one_of_text(const std::vector<std::string>& allowed) {
 
 std::string get_choice(const toml::node& n, const std::vector<std::string>& allowed) {
   const auto v = n.value_exact<std::string>();
-  if (!v || std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) throw Invalid{one_of_text(allowed), show(n)};
+  if (!v || std::find(allowed.begin(), allowed.end(), *v) == allowed.end())
+    throw Invalid{one_of_text(allowed), show(n)};
   return *v;
 }
 
@@ -155,7 +157,8 @@ std::vector<KeySpec> build_schema() {
         const std::string expected =
             "an array of [first_cylinder, cylinders, sectors_per_track] triples tiling [0, device.cylinders) in order";
         const toml::array* a = n.as_array();
-        if (!a || a->empty() || a->size() > ParameterPage::kMaxZones) throw Invalid{expected + ", 1 to 64 zones", show(n)};
+        if (!a || a->empty() || a->size() > ParameterPage::kMaxZones)
+          throw Invalid{expected + ", 1 to 64 zones", show(n)};
         std::vector<Zone> zones;
         std::uint32_t next = 0;
         for (const toml::node& e : *a) {
@@ -164,7 +167,8 @@ std::vector<KeySpec> build_schema() {
           Zone zone{static_cast<std::uint32_t>(get_int(*z->get(0), 0, 10'000'000)),
                     static_cast<std::uint32_t>(get_int(*z->get(1), 1, 10'000'000)),
                     static_cast<std::uint32_t>(get_int(*z->get(2), 1, 100'000))};
-          if (zone.first_cylinder != next) throw Invalid{expected + " (next zone must start at cylinder " + std::to_string(next) + ")", show(e)};
+          if (zone.first_cylinder != next)
+            throw Invalid{expected + " (next zone must start at cylinder " + std::to_string(next) + ")", show(e)};
           next += zone.cylinders;
           zones.push_back(zone);
         }
@@ -174,11 +178,13 @@ std::vector<KeySpec> build_schema() {
                         show(n)};
         sc.device.zones = std::move(zones);
       });
-  add("device.track_skew", "integer", "[0, 99999]", "track skew in sectors",
-      [](const toml::node& n, Scenario& sc) { sc.device.track_skew = static_cast<std::uint32_t>(get_int(n, 0, 99'999)); });
-  add("device.cylinder_skew", "integer", "[0, 99999]", "cylinder skew in sectors", [](const toml::node& n, Scenario& sc) {
-    sc.device.cylinder_skew = static_cast<std::uint32_t>(get_int(n, 0, 99'999));
+  add("device.track_skew", "integer", "[0, 99999]", "track skew in sectors", [](const toml::node& n, Scenario& sc) {
+    sc.device.track_skew = static_cast<std::uint32_t>(get_int(n, 0, 99'999));
   });
+  add("device.cylinder_skew", "integer", "[0, 99999]", "cylinder skew in sectors",
+      [](const toml::node& n, Scenario& sc) {
+        sc.device.cylinder_skew = static_cast<std::uint32_t>(get_int(n, 0, 99'999));
+      });
   add("device.rpm", "number", "[60, 100000]", "spindle speed in revolutions per minute",
       [](const toml::node& n, Scenario& sc) { sc.device.rpm = get_float(n, 60, 100'000); });
   add("device.head_switch_ms", "number", "[0, 1000]", "head switch time, ms",
@@ -199,8 +205,8 @@ std::vector<KeySpec> build_schema() {
       [](const toml::node& n, Scenario& sc) { sc.device.seek_curve.long_const_ms = get_float(n, 0, 1000); });
   add("device.seek_curve.long_linear_ms", "number", "[0, 1000]", "seek curve: long-branch d coefficient, ms",
       [](const toml::node& n, Scenario& sc) { sc.device.seek_curve.long_linear_ms = get_float(n, 0, 1000); });
-  add("device.seek_curve.short_max_distance", "integer", "[0, 10000000]", "seek curve: last distance of the short branch",
-      [](const toml::node& n, Scenario& sc) {
+  add("device.seek_curve.short_max_distance", "integer", "[0, 10000000]",
+      "seek curve: last distance of the short branch", [](const toml::node& n, Scenario& sc) {
         sc.device.seek_curve.short_max_distance = static_cast<std::uint32_t>(get_int(n, 0, 10'000'000));
       });
   add("device.seek_table", "array", "[[distance, ms], ...] with distances >= 1 strictly increasing",
@@ -224,44 +230,67 @@ std::vector<KeySpec> build_schema() {
   add("firmware.policy", "string", one_of_text(keys_of_policies()), "scheduling policy (firmware/policies/)",
       [](const toml::node& n, Scenario& sc) { sc.policy = get_choice(n, keys_of_policies()); });
   add("firmware.queue_depth", "integer", "[1, 65536]", "commands the firmware holds (NCQ depth)",
-      [](const toml::node& n, Scenario& sc) { sc.controller.queue_depth = static_cast<std::uint32_t>(get_int(n, 1, 65536)); });
+      [](const toml::node& n, Scenario& sc) {
+        sc.controller.queue_depth = static_cast<std::uint32_t>(get_int(n, 1, 65536));
+      });
   // [workload]
   add("workload.kind", "string", "one of synthetic, trace", "where requests come from",
       [](const toml::node& n, Scenario& sc) {
         sc.workload_kind = get_choice(n, {"synthetic", "trace"}) == "trace" ? Scenario::WorkloadKind::Trace
-                                                                             : Scenario::WorkloadKind::Synthetic;
+                                                                            : Scenario::WorkloadKind::Synthetic;
       });
-  add("workload.loop", "string", "one of open, closed", "open: submit at arrival times; closed: keep `outstanding` in flight",
-      [](const toml::node& n, Scenario& sc) { sc.host.closed_loop = get_choice(n, {"open", "closed"}) == "closed"; });
+  add("workload.loop", "string", "one of open, closed",
+      "open: submit at arrival times; closed: keep `outstanding` in flight", [](const toml::node& n, Scenario& sc) {
+        sc.host.closed_loop = get_choice(n, {"open", "closed"}) == "closed";
+      });
   add("workload.outstanding", "integer", "[1, 65536]", "closed loop: commands kept in flight (<= firmware.queue_depth)",
-      [](const toml::node& n, Scenario& sc) { sc.host.outstanding = static_cast<std::uint32_t>(get_int(n, 1, 65536)); });
+      [](const toml::node& n, Scenario& sc) {
+        sc.host.outstanding = static_cast<std::uint32_t>(get_int(n, 1, 65536));
+      });
   // synthetic
   add("workload.arrival", "string", "one of poisson, fixed", "synthetic: arrival process",
-      [](const toml::node& n, Scenario& sc) { sc.synthetic.arrival = *parse_arrival_process(get_choice(n, {"poisson", "fixed"})); });
+      [](const toml::node& n, Scenario& sc) {
+        sc.synthetic.arrival = *parse_arrival_process(get_choice(n, {"poisson", "fixed"}));
+      });
   add("workload.rate_per_s", "number", "(0, 1e9]", "synthetic: mean arrival rate, requests per second",
       [](const toml::node& n, Scenario& sc) { sc.synthetic.rate_per_s = get_float(n, 0, 1e9, true); });
   add("workload.address", "string", "one of uniform, zipf", "synthetic: address distribution",
-      [](const toml::node& n, Scenario& sc) { sc.synthetic.address = *parse_address_distribution(get_choice(n, {"uniform", "zipf"})); });
+      [](const toml::node& n, Scenario& sc) {
+        sc.synthetic.address = *parse_address_distribution(get_choice(n, {"uniform", "zipf"}));
+      });
   add("workload.zipf_theta", "number", "(0, 100]", "synthetic: Zipf exponent",
       [](const toml::node& n, Scenario& sc) { sc.synthetic.zipf_theta = get_float(n, 0, 100, true); });
   add("workload.alignment_blocks", "integer", "[1, 1048576]", "synthetic: start LBNs are multiples of this",
-      [](const toml::node& n, Scenario& sc) { sc.synthetic.alignment_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20)); });
+      [](const toml::node& n, Scenario& sc) {
+        sc.synthetic.alignment_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20));
+      });
   add("workload.size", "string", "one of constant, uniform, exponential, normal, gamma", "synthetic: size distribution",
       [](const toml::node& n, Scenario& sc) {
-        sc.synthetic.size = *parse_size_distribution(get_choice(n, {"constant", "uniform", "exponential", "normal", "gamma"}));
+        sc.synthetic.size =
+            *parse_size_distribution(get_choice(n, {"constant", "uniform", "exponential", "normal", "gamma"}));
       });
   add("workload.size_blocks", "integer", "[1, 1048576]", "synthetic: constant size, blocks",
-      [](const toml::node& n, Scenario& sc) { sc.synthetic.size_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20)); });
+      [](const toml::node& n, Scenario& sc) {
+        sc.synthetic.size_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20));
+      });
   add("workload.size_min_blocks", "integer", "[1, 1048576]", "synthetic: uniform size lower bound, blocks",
-      [](const toml::node& n, Scenario& sc) { sc.synthetic.size_min_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20)); });
+      [](const toml::node& n, Scenario& sc) {
+        sc.synthetic.size_min_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20));
+      });
   add("workload.size_max_blocks", "integer", "[1, 1048576]", "synthetic: uniform size upper bound, blocks",
-      [](const toml::node& n, Scenario& sc) { sc.synthetic.size_max_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20)); });
-  add("workload.size_mean_blocks", "number", "(0, 1048576]", "synthetic: mean size (exponential, normal, gamma), blocks",
+      [](const toml::node& n, Scenario& sc) {
+        sc.synthetic.size_max_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20));
+      });
+  add("workload.size_mean_blocks", "number", "(0, 1048576]",
+      "synthetic: mean size (exponential, normal, gamma), blocks",
       [](const toml::node& n, Scenario& sc) { sc.synthetic.size_mean_blocks = get_float(n, 0, 1 << 20, true); });
-  add("workload.size_stddev_blocks", "number", "[0, 1048576]", "synthetic: size standard deviation (normal, gamma), blocks",
+  add("workload.size_stddev_blocks", "number", "[0, 1048576]",
+      "synthetic: size standard deviation (normal, gamma), blocks",
       [](const toml::node& n, Scenario& sc) { sc.synthetic.size_stddev_blocks = get_float(n, 0, 1 << 20); });
   add("workload.max_blocks", "integer", "[1, 1048576]", "synthetic: upper clamp of every size, blocks",
-      [](const toml::node& n, Scenario& sc) { sc.synthetic.max_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20)); });
+      [](const toml::node& n, Scenario& sc) {
+        sc.synthetic.max_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20));
+      });
   add("workload.read_fraction", "number", "[0, 1]", "synthetic: probability that a request is a read",
       [](const toml::node& n, Scenario& sc) { sc.synthetic.read_fraction = get_float(n, 0, 1); });
   // trace
@@ -283,24 +312,34 @@ std::vector<KeySpec> build_schema() {
   add("workload.time_scale", "number", "(0, 1000000]", "trace: inter-arrival times are divided by this (002 §4)",
       [](const toml::node& n, Scenario& sc) { sc.trace.time_scale = get_float(n, 0, 1e6, true); });
   add("workload.capacity", "string", "one of error, wrap, scale", "trace: addresses beyond the capacity",
-      [](const toml::node& n, Scenario& sc) { sc.trace.capacity = *parse_capacity_policy(get_choice(n, {"error", "wrap", "scale"})); });
+      [](const toml::node& n, Scenario& sc) {
+        sc.trace.capacity = *parse_capacity_policy(get_choice(n, {"error", "wrap", "scale"}));
+      });
   add("workload.device", "integer", "[0, 4294967295]", "trace: keep only this device / ASU",
-      [](const toml::node& n, Scenario& sc) { sc.trace.device = static_cast<std::uint32_t>(get_int(n, 0, 4294967295LL)); });
+      [](const toml::node& n, Scenario& sc) {
+        sc.trace.device = static_cast<std::uint32_t>(get_int(n, 0, 4294967295LL));
+      });
   add("workload.start_s", "number", "[0, 1e9]", "trace: window start, trace seconds",
       [](const toml::node& n, Scenario& sc) { sc.trace.start_s = get_float(n, 0, 1e9); });
   add("workload.stop_s", "number", "[0, 1e9]", "trace: window end, trace seconds",
       [](const toml::node& n, Scenario& sc) { sc.trace.stop_s = get_float(n, 0, 1e9); });
   add("workload.skip_requests", "integer", "[0, 1e15]", "trace: drop the first N kept requests",
-      [](const toml::node& n, Scenario& sc) { sc.trace.skip_requests = static_cast<std::uint64_t>(get_int(n, 0, 1'000'000'000'000'000)); });
+      [](const toml::node& n, Scenario& sc) {
+        sc.trace.skip_requests = static_cast<std::uint64_t>(get_int(n, 0, 1'000'000'000'000'000));
+      });
   add("workload.lenient", "boolean", "true or false", "trace: skip malformed lines, count and report them",
       [](const toml::node& n, Scenario& sc) { sc.trace.lenient = get_bool(n); });
   // [run]
   add("run.seed", "integer", "[0, 9223372036854775807]", "random seed",
       [](const toml::node& n, Scenario& sc) { sc.seed = static_cast<std::uint64_t>(get_int(n, 0, INT64_MAX)); });
   add("run.requests", "integer", "[0, 1e12]", "synthetic: requests to generate (>= 1); trace: limit, 0 = whole trace",
-      [](const toml::node& n, Scenario& sc) { sc.requests = static_cast<std::uint64_t>(get_int(n, 0, 1'000'000'000'000)); });
+      [](const toml::node& n, Scenario& sc) {
+        sc.requests = static_cast<std::uint64_t>(get_int(n, 0, 1'000'000'000'000));
+      });
   add("run.warmup_requests", "integer", "[0, 1e12]", "completions left out of summary metrics",
-      [](const toml::node& n, Scenario& sc) { sc.warmup_requests = static_cast<std::uint64_t>(get_int(n, 0, 1'000'000'000'000)); });
+      [](const toml::node& n, Scenario& sc) {
+        sc.warmup_requests = static_cast<std::uint64_t>(get_int(n, 0, 1'000'000'000'000));
+      });
   add("run.check_data", "boolean", "true or false", "write patterns and check read data",
       [](const toml::node& n, Scenario& sc) { sc.host.check_data = get_bool(n); });
   add("run.progress", "boolean", "true or false", "progress line on a terminal's stderr",
@@ -315,7 +354,7 @@ std::vector<KeySpec> build_schema() {
         sc.trace_groups.clear();
         for (const toml::node& e : *a) {
           const std::string g = get_choice(e, {"mechanics", "firmware", "bus", "host"});
-          const TraceGroup tg = g == "mechanics" ? TraceGroup::Mechanics
+          const TraceGroup tg = g == "mechanics"  ? TraceGroup::Mechanics
                                 : g == "firmware" ? TraceGroup::Firmware
                                 : g == "bus"      ? TraceGroup::Bus
                                                   : TraceGroup::Host;
@@ -355,17 +394,18 @@ void flatten(const toml::table& t, const std::string& prefix, const std::string&
 }
 
 bool is_trace_key(const std::string& k) {
-  static const std::vector<std::string> keys = {"workload.path", "workload.format", "workload.time_scale",
-                                                "workload.capacity", "workload.device", "workload.start_s",
-                                                "workload.stop_s", "workload.skip_requests", "workload.lenient"};
+  static const std::vector<std::string> keys = {"workload.path",     "workload.format",        "workload.time_scale",
+                                                "workload.capacity", "workload.device",        "workload.start_s",
+                                                "workload.stop_s",   "workload.skip_requests", "workload.lenient"};
   return std::find(keys.begin(), keys.end(), k) != keys.end();
 }
 bool is_synthetic_key(const std::string& k) {
   static const std::vector<std::string> keys = {
-      "workload.arrival", "workload.rate_per_s", "workload.address", "workload.zipf_theta",
-      "workload.alignment_blocks", "workload.size", "workload.size_blocks", "workload.size_min_blocks",
-      "workload.size_max_blocks", "workload.size_mean_blocks", "workload.size_stddev_blocks",
-      "workload.max_blocks", "workload.read_fraction"};
+      "workload.arrival",          "workload.rate_per_s",         "workload.address",
+      "workload.zipf_theta",       "workload.alignment_blocks",   "workload.size",
+      "workload.size_blocks",      "workload.size_min_blocks",    "workload.size_max_blocks",
+      "workload.size_mean_blocks", "workload.size_stddev_blocks", "workload.max_blocks",
+      "workload.read_fraction"};
   return std::find(keys.begin(), keys.end(), k) != keys.end();
 }
 
@@ -386,9 +426,11 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   const std::string file = path.empty() ? "<default scenario>" : path;
   sc.source = file;
   try {
-    root = path.empty() ? toml::parse(std::string_view(kDefaultScenarioToml), std::string_view("<default scenario>")) : toml::parse_file(path);
+    root = path.empty() ? toml::parse(std::string_view(kDefaultScenarioToml), std::string_view("<default scenario>"))
+                        : toml::parse_file(path);
   } catch (const toml::parse_error& e) {
-    if (e.source().begin.line == 0) throw ConfigError(fmt::format("{}: cannot read the scenario: {}", file, e.description()));
+    if (e.source().begin.line == 0)
+      throw ConfigError(fmt::format("{}: cannot read the scenario: {}", file, e.description()));
     throw ConfigError(fmt::format("{}:{}: TOML syntax error: {}", file, e.source().begin.line, e.description()));
   }
   if (path.empty()) {
@@ -466,7 +508,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
       try {
         sc.policy_params[p.name] = get_float(*it->second.node, p.min, p.max);
       } catch (const Invalid& inv) {
-        throw ConfigError(fmt::format("{}: firmware.{}: expected {}, found {}", it->second.where, p.name, inv.expected, inv.found));
+        throw ConfigError(
+            fmt::format("{}: firmware.{}: expected {}, found {}", it->second.where, p.name, inv.expected, inv.found));
       }
     }
   }
@@ -514,7 +557,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     }
   } else {
     if (sc.trace.paths.empty())
-      throw ConfigError(fmt::format("{}: workload.path: expected a trace file for workload.kind = \"trace\", found none", file));
+      throw ConfigError(
+          fmt::format("{}: workload.path: expected a trace file for workload.kind = \"trace\", found none", file));
     for (std::string& p : sc.trace.paths)
       if (!p.empty() && p[0] != '/') p = sc.base_dir + "/" + p;
     if (sc.trace.stop_s >= 0 && entries.count("workload.stop_s") && sc.trace.stop_s <= sc.trace.start_s)
@@ -535,11 +579,12 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 
 std::string describe_scenario_keys() {
   std::string out;
-  for (const KeySpec& k : schema()) out += fmt::format("{:<38} {:<10} {}\n{:<49} {}\n", k.key, k.type, k.allowed, "", k.description);
+  for (const KeySpec& k : schema())
+    out += fmt::format("{:<38} {:<10} {}\n{:<49} {}\n", k.key, k.type, k.allowed, "", k.description);
   for (const PolicyInfo& p : policy_registry())
     for (const PolicyParameter& q : p.params)
-      out += fmt::format("{:<38} {:<10} [{}, {}] (policy {}, default {})\n{:<49} {}\n", "firmware." + q.name, "number", q.min,
-                         q.max, p.key, q.default_value, "", q.description);
+      out += fmt::format("{:<38} {:<10} [{}, {}] (policy {}, default {})\n{:<49} {}\n", "firmware." + q.name, "number",
+                         q.min, q.max, p.key, q.default_value, "", q.description);
   return out;
 }
 

@@ -27,7 +27,7 @@ class ConfigError : public std::runtime_error {
 
 /// Everything a run needs, after validation.
 struct Scenario {
-  std::string source;  ///< file name, or "<default scenario>"
+  std::string source;    ///< file name, or "<default scenario>"
   std::string base_dir;  ///< directory relative paths in the scenario resolve against
 
   DiskParams device;

@@ -9,13 +9,13 @@ namespace drivevp {
 void ConservationChecker::submitted(const Command& c) {
   ++submitted_;
   if (c.tag >= in_flight_.size()) {
-    violations_.report(fmt::format("command {} submitted with tag {} beyond the queue depth {}", c.id, c.tag,
-                                   in_flight_.size()));
+    violations_.report(
+        fmt::format("command {} submitted with tag {} beyond the queue depth {}", c.id, c.tag, in_flight_.size()));
     return;
   }
   if (in_flight_[c.tag] != kFree)
-    violations_.report(fmt::format("command {} submitted with tag {} still held by command {}", c.id, c.tag,
-                                   in_flight_[c.tag]));
+    violations_.report(
+        fmt::format("command {} submitted with tag {} still held by command {}", c.id, c.tag, in_flight_[c.tag]));
   in_flight_[c.tag] = c.id;
 }
 

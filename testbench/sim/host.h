@@ -6,10 +6,10 @@
 #include <functional>
 #include <vector>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include "testbench/metrics/request_record.h"
 #include "testbench/sim/checkers.h"
@@ -40,8 +40,8 @@ using RequestSink = std::function<void(const RequestRecord&)>;
 /// the simulation when the source is exhausted and every command has completed.
 class Host : public sc_core::sc_module {
  public:
-  tlm_utils::simple_initiator_socket<Host> bus;      ///< to the controller's host interface
-  tlm_utils::simple_target_socket<Host> memory;      ///< host memory, the controller's DMA target
+  tlm_utils::simple_initiator_socket<Host> bus;  ///< to the controller's host interface
+  tlm_utils::simple_target_socket<Host> memory;  ///< host memory, the controller's DMA target
 
   Host(sc_core::sc_module_name name, const HostParams& params, std::uint32_t queue_depth, WorkloadSource& source,
        RequestSink sink, InterruptLine& completion_irq, Tracer* tracer);

@@ -89,9 +89,9 @@ void RunMonitor::record(const RequestRecord& r) {
     *p++ = ',';
     p = put_u64(p, r.seek_distance);
     *p++ = ',';
-    const Time times[] = {c.arrival,      r.dispatch,     r.seek_start, r.seek_end,           r.transfer_start,
-                          r.transfer_end, r.completion,   r.queue_wait(), r.seek(),           r.rotational_latency(),
-                          r.transfer(),   r.service(),    r.response()};
+    const Time times[] = {c.arrival,      r.dispatch,   r.seek_start,   r.seek_end, r.transfer_start,
+                          r.transfer_end, r.completion, r.queue_wait(), r.seek(),   r.rotational_latency(),
+                          r.transfer(),   r.service(),  r.response()};
     for (Time t : times) {
       p = put_ms(p, t);
       *p++ = ',';
@@ -116,7 +116,8 @@ void RunMonitor::progress(const RequestRecord& r) {
   last_progress_ = now;
   const double rate = static_cast<double>(recorded_) / elapsed;
   std::string eta = "?";
-  if (expected_ > recorded_ && rate > 0) eta = fmt::format("{:.0f} s", static_cast<double>(expected_ - recorded_) / rate);
+  if (expected_ > recorded_ && rate > 0)
+    eta = fmt::format("{:.0f} s", static_cast<double>(expected_ - recorded_) / rate);
   fmt::print(stderr, "\r  simulated {:.3f} s | {} requests done{} | {:.0f} req/s | ETA {}   ", to_s(r.completion),
              recorded_, expected_ ? fmt::format(" of {}", expected_) : std::string(), rate, eta);
   std::fflush(stderr);

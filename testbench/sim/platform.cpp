@@ -44,7 +44,8 @@ Platform::Platform(const Scenario& sc, WorkloadSource& source, RequestSink sink,
     tracer->add(TraceGroup::Bus, bus.last_address, "bus.last_address", WaveFormat::Hex, 64);
     tracer->add(TraceGroup::Bus, bus.last_was_write, "bus.last_was_write", WaveFormat::Binary, 1);
     tracer->add(TraceGroup::Bus, drive.actuator.seek_done_irq.level(), "bus.irq.seek_done", WaveFormat::Binary, 1);
-    tracer->add(TraceGroup::Bus, drive.channel.transfer_done_irq.level(), "bus.irq.transfer_done", WaveFormat::Binary, 1);
+    tracer->add(TraceGroup::Bus, drive.channel.transfer_done_irq.level(), "bus.irq.transfer_done", WaveFormat::Binary,
+                1);
     tracer->add(TraceGroup::Bus, firmware.completion_irq.level(), "bus.irq.completion", WaveFormat::Binary, 1);
   }
 }
@@ -82,11 +83,16 @@ class StagedOutputs {
 
 gtkw::Format gtkw_format(WaveFormat f) {
   switch (f) {
-    case WaveFormat::Decimal: return gtkw::Format::decimal;
-    case WaveFormat::Hex: return gtkw::Format::hex;
-    case WaveFormat::Binary: return gtkw::Format::binary;
-    case WaveFormat::AnalogStep: return gtkw::Format::analog_step;
-    case WaveFormat::AnalogInterpolated: return gtkw::Format::analog_interpolated;
+    case WaveFormat::Decimal:
+      return gtkw::Format::decimal;
+    case WaveFormat::Hex:
+      return gtkw::Format::hex;
+    case WaveFormat::Binary:
+      return gtkw::Format::binary;
+    case WaveFormat::AnalogStep:
+      return gtkw::Format::analog_step;
+    case WaveFormat::AnalogInterpolated:
+      return gtkw::Format::analog_interpolated;
   }
   return gtkw::Format::hex;
 }
@@ -106,7 +112,8 @@ void write_gtkw(const Tracer& tracer, const std::string& path, Time start, Time 
       sig.width = s.is_real ? 1 : s.width;
       sig.format = gtkw_format(s.format);
       if (s.format == WaveFormat::Binary && sig.width > 1) sig.format = gtkw::Format::hex;
-      sig.analog_rows = (sig.format == gtkw::Format::analog_step || sig.format == gtkw::Format::analog_interpolated) ? 4 : 1;
+      sig.analog_rows =
+          (sig.format == gtkw::Format::analog_step || sig.format == gtkw::Format::analog_interpolated) ? 4 : 1;
       group.signals.push_back(sig);
     }
     if (!group.signals.empty()) view.groups.push_back(std::move(group));
@@ -180,7 +187,8 @@ RunResult run_scenario(const Scenario& sc) {
     o.stop = to_sc(sc.trace_stop);
     tracer = std::make_unique<Tracer>("tracer", o);
   }
-  Platform platform(sc, *source, [&monitor](const RequestRecord& r) { monitor.record(r); }, tracer.get());
+  Platform platform(
+      sc, *source, [&monitor](const RequestRecord& r) { monitor.record(r); }, tracer.get());
   sc_core::sc_start();
   const Time end = sim_now();
   // The simulation rate covers trace validation, elaboration and simulation, not the plots.
@@ -256,7 +264,8 @@ RunResult run_scenario(const Scenario& sc) {
   }
   if (tracer) {
     fs::rename(dir / ".partial.waves.vcd", vcd);
-    write_gtkw(*tracer, out.stage("waves.gtkw").string(), sc.trace_start, sc.trace_stop > Time{0} ? std::min(sc.trace_stop, end) : end);
+    write_gtkw(*tracer, out.stage("waves.gtkw").string(), sc.trace_start,
+               sc.trace_stop > Time{0} ? std::min(sc.trace_stop, end) : end);
     files["waves_vcd"] = "waves.vcd";
     files["waves_gtkw"] = "waves.gtkw";
     if (sc.trace_fst) {
@@ -284,9 +293,10 @@ std::string format_summary(const RunResult& r) {
     return v.is_number() ? fmt::format(fmt::runtime(fmtstr), v.get<double>()) : std::string("n/a");
   };
   std::string s;
-  s += fmt::format("drivevp {} | {} | policy {} | {}\n", j["drivevp_version"].get<std::string>(),
-                   j["scenario"]["device"]["preset"].get<std::string>(), j["scenario"]["firmware"]["policy"].get<std::string>(),
-                   j["scenario"]["workload"].get<std::string>());
+  s +=
+      fmt::format("drivevp {} | {} | policy {} | {}\n", j["drivevp_version"].get<std::string>(),
+                  j["scenario"]["device"]["preset"].get<std::string>(),
+                  j["scenario"]["firmware"]["policy"].get<std::string>(), j["scenario"]["workload"].get<std::string>());
   s += fmt::format("  requests     {} completed ({} measured), simulated {:.3f} s in {:.2f} s wall ({:.0f} req/s)\n",
                    j["requests"]["completed"].get<std::uint64_t>(), j["requests"]["measured"].get<std::uint64_t>(),
                    j["simulated_time_ms"].get<double>() / 1000.0, r.wall_seconds,
@@ -298,7 +308,8 @@ std::string format_summary(const RunResult& r) {
                    num(m["queue_wait_mean_ms"], "{:.3f}"), num(m["seek_mean_ms"], "{:.3f}"),
                    num(m["rotational_latency_mean_ms"], "{:.3f}"), num(m["transfer_mean_ms"], "{:.3f}"),
                    num(m["utilization"], "{:.3f}"));
-  s += fmt::format("  checks       {}\n", j["checks"]["passed"].get<bool>() ? "passed (conservation, data integrity)" : "FAILED");
+  s += fmt::format("  checks       {}\n",
+                   j["checks"]["passed"].get<bool>() ? "passed (conservation, data integrity)" : "FAILED");
   return s;
 }
 

@@ -36,7 +36,7 @@ class Platform {
 
 /// What a run produced.
 struct RunResult {
-  nlohmann::json summary;    ///< what summary.json holds
+  nlohmann::json summary;      ///< what summary.json holds
   bool checks_passed = false;  ///< conservation and data integrity held, no media error
   double wall_seconds = 0;
   std::uint64_t requests = 0;

@@ -84,8 +84,7 @@ std::unique_ptr<LineParser> make_ssdsim_parser() {
   return std::make_unique<IntegerTimeParser>("5 blank-separated fields 'time_ns device lsn size op'");
 }
 std::unique_ptr<LineParser> make_mqsim_parser() {
-  return std::make_unique<IntegerTimeParser>(
-      "5 blank-separated fields 'time_ns devno blkno bcount type'");
+  return std::make_unique<IntegerTimeParser>("5 blank-separated fields 'time_ns devno blkno bcount type'");
 }
 
 }  // namespace drivevp::trace_detail

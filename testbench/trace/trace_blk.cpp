@@ -36,8 +36,7 @@ bool parse_devno(std::string_view s, std::uint32_t& minor) {
 
 /// Interprets the part of an event from the action on: `action rwbs [sector + nsectors] ...`.
 /// `f` points at the action; `n` fields remain.
-bool interpret(const std::string_view* f, std::size_t n, std::string_view line, Record& out,
-               Failure& failure) {
+bool interpret(const std::string_view* f, std::size_t n, std::string_view line, Record& out, Failure& failure) {
   if (n == 0) return fail(failure, "an action after the device 'maj,min'", line);
   if (f[0] != "Q") {
     out.kind = Record::Kind::NonRequest;

@@ -177,8 +177,7 @@ bool parse_block_count(std::string_view s, std::uint32_t& v, Failure& failure) {
   return true;
 }
 
-bool bytes_to_blocks(std::uint64_t offset, std::int64_t size, std::string_view found, Record& out,
-                     Failure& failure) {
+bool bytes_to_blocks(std::uint64_t offset, std::int64_t size, std::string_view found, Record& out, Failure& failure) {
   if (size <= 0) return fail(failure, "a positive size in bytes", found);
   const auto usize = static_cast<std::uint64_t>(size);
   if (offset > std::numeric_limits<std::uint64_t>::max() - usize) {

@@ -35,8 +35,7 @@ bool takes_range(std::string_view a) {
 
 bool is_file_action(std::string_view a) { return a == "add" || a == "open" || a == "close"; }
 
-constexpr std::string_view kActions =
-    "an fio action (add, open, close, read, write, sync, datasync, trim)";
+constexpr std::string_view kActions = "an fio action (add, open, close, read, write, sync, datasync, trim)";
 
 class FioParser final : public LineParser {
  public:
@@ -48,8 +47,7 @@ class FioParser final : public LineParser {
       return true;
     }
     if (version_ == 0) {
-      if (n == 4 && f[0] == "fio" && f[1] == "version" && f[3] == "iolog" &&
-          (f[2] == "2" || f[2] == "3")) {
+      if (n == 4 && f[0] == "fio" && f[1] == "version" && f[3] == "iolog" && (f[2] == "2" || f[2] == "3")) {
         version_ = f[2] == "2" ? 2 : 3;
         out.kind = Record::Kind::Blank;
         return true;
@@ -60,8 +58,7 @@ class FioParser final : public LineParser {
   }
 
  private:
-  bool parse_v3(std::string_view line, const std::string_view* f, std::size_t n, Record& out,
-                Failure& failure) {
+  bool parse_v3(std::string_view line, const std::string_view* f, std::size_t n, Record& out, Failure& failure) {
     if (n != 3 && n != 5) {
       return fail(failure, "'t filename action' or 't filename action offset length'", line);
     }
@@ -83,8 +80,7 @@ class FioParser final : public LineParser {
     return range(classify(act), act, f[3], f[4], out, failure);
   }
 
-  bool parse_v2(std::string_view line, const std::string_view* f, std::size_t n, Record& out,
-                Failure& failure) {
+  bool parse_v2(std::string_view line, const std::string_view* f, std::size_t n, Record& out, Failure& failure) {
     // `wait <us>` (README spelling).
     if (n == 2 && f[0] == "wait") return wait(f[1], out, failure);
     if (n < 2) return fail(failure, "'filename action [offset length]' or 'wait <us>'", line);
@@ -125,8 +121,8 @@ class FioParser final : public LineParser {
     out.time_text = "(sum of waits)";
   }
 
-  static bool range(Action a, std::string_view act, std::string_view off, std::string_view len,
-                    Record& out, Failure& failure) {
+  static bool range(Action a, std::string_view act, std::string_view off, std::string_view len, Record& out,
+                    Failure& failure) {
     if (a == Action::Unknown || a == Action::Wait) return fail(failure, kActions, act);
     std::uint64_t offset = 0;
     if (!parse_u64(off, offset)) return fail(failure, "an offset in bytes (a non-negative integer)", off);

@@ -134,8 +134,7 @@ class Reporter {
  public:
   Reporter(bool lenient, bool counting) : lenient_(lenient), counting_(counting) {}
 
-  void report(const std::string& file, std::uint64_t line, std::string_view expected,
-              std::string_view found) {
+  void report(const std::string& file, std::uint64_t line, std::string_view expected, std::string_view found) {
     if (!lenient_) throw TraceError(file, line, std::string(expected), quote(found));
     if (!counting_) return;
     ++skipped_;
@@ -205,8 +204,8 @@ class FileCursor {
       }
       if (s < 0 || s > kMaxTraceSeconds) {
         if (s < 0) {
-          failure_.expected = fmt::format("a request time not before the trace start (the first record, {})",
-                                          origin_text());
+          failure_.expected =
+              fmt::format("a request time not before the trace start (the first record, {})", origin_text());
         } else {
           failure_.expected = "a time within 106 days of the trace start";
         }
@@ -253,9 +252,7 @@ class FileCursor {
     reporter_->report(path_, reader_.line_no(), expected, found);
   }
 
-  std::string origin_text() const {
-    return fmt::format("{}.{:012d} s", origin_.s, origin_.ps);
-  }
+  std::string origin_text() const { return fmt::format("{}.{:012d} s", origin_.s, origin_.ps); }
 
   std::string path_;
   LineReader reader_;
@@ -282,8 +279,8 @@ class Pipeline {
  public:
   enum class Mode { Validate, Stream };
 
-  Pipeline(const TraceOptions& o, const std::vector<TraceFormat>& formats, Mode mode,
-           std::uint64_t extent, TraceStats* live)
+  Pipeline(const TraceOptions& o, const std::vector<TraceFormat>& formats, Mode mode, std::uint64_t extent,
+           TraceStats* live)
       : o_(o),
         mode_(mode),
         fio_(formats.front() == TraceFormat::Fio),
@@ -345,11 +342,10 @@ class Pipeline {
       c.blocks = it.blocks;
       c.op = it.op;
       if (o_.capacity == CapacityPolicy::Error && end > o_.capacity_blocks) {
-        reporter_.report(
-            o_.paths[it.file], it.line,
-            fmt::format("a request ending at or below the capacity of {} blocks (capacity policy 'error')",
-                        o_.capacity_blocks),
-            fmt::format("blocks {} + {} (end {})", it.lbn, it.blocks, end));
+        reporter_.report(o_.paths[it.file], it.line,
+                         fmt::format("a request ending at or below the capacity of {} blocks (capacity policy 'error')",
+                                     o_.capacity_blocks),
+                         fmt::format("blocks {} + {} (end {})", it.lbn, it.blocks, end));
         --trace_requests_;  // lenient: a skipped malformed line, not a request
         continue;
       }
@@ -438,8 +434,7 @@ class Pipeline {
 
 class TraceSource final : public WorkloadSource {
  public:
-  TraceSource(TraceOptions o, std::vector<TraceFormat> formats, std::uint64_t extent,
-              TraceStats* stats)
+  TraceSource(TraceOptions o, std::vector<TraceFormat> formats, std::uint64_t extent, TraceStats* stats)
       : o_(std::move(o)),
         formats_(std::move(formats)),
         pipeline_(o_, formats_, Pipeline::Mode::Stream, extent, stats) {}
@@ -455,10 +450,10 @@ class TraceSource final : public WorkloadSource {
     return fmt::format(
         "{} trace {} (time_scale {}, device {}, window {}..{} s, skip {}, max {}, capacity {} over {} "
         "blocks{})",
-        to_string(formats_.front()), paths, o_.time_scale, o_.device ? std::to_string(*o_.device) : "all",
-        o_.start_s, o_.stop_s < 0 ? std::string("end") : fmt::format("{}", o_.stop_s), o_.skip_requests,
-        o_.max_requests == 0 ? std::string("none") : std::to_string(o_.max_requests),
-        to_string(o_.capacity), o_.capacity_blocks, o_.lenient ? ", lenient" : "");
+        to_string(formats_.front()), paths, o_.time_scale, o_.device ? std::to_string(*o_.device) : "all", o_.start_s,
+        o_.stop_s < 0 ? std::string("end") : fmt::format("{}", o_.stop_s), o_.skip_requests,
+        o_.max_requests == 0 ? std::string("none") : std::to_string(o_.max_requests), to_string(o_.capacity),
+        o_.capacity_blocks, o_.lenient ? ", lenient" : "");
   }
 
  private:
@@ -498,8 +493,7 @@ TraceFormat classify(std::string_view line, bool& numeric5, bool& disksim_eviden
     const std::size_t comma = s.find(',');
     std::uint32_t a = 0;
     std::uint32_t b = 0;
-    return comma != std::string_view::npos && parse_u32(s.substr(0, comma), a) &&
-           parse_u32(s.substr(comma + 1), b);
+    return comma != std::string_view::npos && parse_u32(s.substr(0, comma), a) && parse_u32(s.substr(comma + 1), b);
   };
   TraceClock clock;
   if (n >= 6 && devno(f[0]) && parse_decimal_time(f[3], 12, clock)) return TraceFormat::Blkparse;
@@ -532,23 +526,32 @@ TraceError::TraceError(std::string file, std::uint64_t line, std::string expecte
 
 std::string to_string(TraceFormat f) {
   switch (f) {
-    case TraceFormat::Auto: return "auto";
-    case TraceFormat::DiskSim: return "disksim";
-    case TraceFormat::Spc: return "spc";
-    case TraceFormat::Msr: return "msr";
-    case TraceFormat::Fio: return "fio";
-    case TraceFormat::Blkparse: return "blkparse";
-    case TraceFormat::Ftrace: return "ftrace";
-    case TraceFormat::SsdSim: return "ssdsim";
-    case TraceFormat::MqSim: return "mqsim";
+    case TraceFormat::Auto:
+      return "auto";
+    case TraceFormat::DiskSim:
+      return "disksim";
+    case TraceFormat::Spc:
+      return "spc";
+    case TraceFormat::Msr:
+      return "msr";
+    case TraceFormat::Fio:
+      return "fio";
+    case TraceFormat::Blkparse:
+      return "blkparse";
+    case TraceFormat::Ftrace:
+      return "ftrace";
+    case TraceFormat::SsdSim:
+      return "ssdsim";
+    case TraceFormat::MqSim:
+      return "mqsim";
   }
   return "auto";
 }
 
 std::optional<TraceFormat> parse_trace_format(const std::string& s) {
-  for (const TraceFormat f : {TraceFormat::Auto, TraceFormat::DiskSim, TraceFormat::Spc, TraceFormat::Msr,
-                              TraceFormat::Fio, TraceFormat::Blkparse, TraceFormat::Ftrace, TraceFormat::SsdSim,
-                              TraceFormat::MqSim}) {
+  for (const TraceFormat f :
+       {TraceFormat::Auto, TraceFormat::DiskSim, TraceFormat::Spc, TraceFormat::Msr, TraceFormat::Fio,
+        TraceFormat::Blkparse, TraceFormat::Ftrace, TraceFormat::SsdSim, TraceFormat::MqSim}) {
     if (to_string(f) == s) return f;
   }
   return std::nullopt;
@@ -556,9 +559,12 @@ std::optional<TraceFormat> parse_trace_format(const std::string& s) {
 
 std::string to_string(CapacityPolicy p) {
   switch (p) {
-    case CapacityPolicy::Error: return "error";
-    case CapacityPolicy::Wrap: return "wrap";
-    case CapacityPolicy::Scale: return "scale";
+    case CapacityPolicy::Error:
+      return "error";
+    case CapacityPolicy::Wrap:
+      return "wrap";
+    case CapacityPolicy::Scale:
+      return "scale";
   }
   return "error";
 }
@@ -573,15 +579,24 @@ std::optional<CapacityPolicy> parse_capacity_policy(const std::string& s) {
 namespace trace_detail {
 std::unique_ptr<LineParser> make_parser(TraceFormat f) {
   switch (f) {
-    case TraceFormat::DiskSim: return make_disksim_parser();
-    case TraceFormat::Spc: return make_spc_parser();
-    case TraceFormat::Msr: return make_msr_parser();
-    case TraceFormat::Fio: return make_fio_parser();
-    case TraceFormat::Blkparse: return make_blkparse_parser();
-    case TraceFormat::Ftrace: return make_ftrace_parser();
-    case TraceFormat::SsdSim: return make_ssdsim_parser();
-    case TraceFormat::MqSim: return make_mqsim_parser();
-    case TraceFormat::Auto: break;
+    case TraceFormat::DiskSim:
+      return make_disksim_parser();
+    case TraceFormat::Spc:
+      return make_spc_parser();
+    case TraceFormat::Msr:
+      return make_msr_parser();
+    case TraceFormat::Fio:
+      return make_fio_parser();
+    case TraceFormat::Blkparse:
+      return make_blkparse_parser();
+    case TraceFormat::Ftrace:
+      return make_ftrace_parser();
+    case TraceFormat::SsdSim:
+      return make_ssdsim_parser();
+    case TraceFormat::MqSim:
+      return make_mqsim_parser();
+    case TraceFormat::Auto:
+      break;
   }
   throw std::invalid_argument("trace format 'auto' has no parser; detect the format first");
 }
@@ -637,9 +652,8 @@ std::unique_ptr<WorkloadSource> open_trace(const TraceOptions& options, TraceSta
   if (options.paths.size() > 1) {
     for (std::size_t i = 0; i < formats.size(); ++i) {
       if (formats[i] != TraceFormat::Fio) {
-        throw std::invalid_argument(fmt::format(
-            "trace: several paths are merged only for fio job logs; '{}' is {}", options.paths[i],
-            to_string(formats[i])));
+        throw std::invalid_argument(fmt::format("trace: several paths are merged only for fio job logs; '{}' is {}",
+                                                options.paths[i], to_string(formats[i])));
       }
     }
   }

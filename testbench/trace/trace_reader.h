@@ -93,9 +93,9 @@ class TraceError : public std::runtime_error {
 /// ends inclusive), then skip_requests, then max_requests, then the capacity policy. Arrival
 /// times stay relative to start_s: skip_requests does not shift them.
 struct TraceOptions {
-  std::vector<std::string> paths;   ///< one file, or several fio job logs merged in time order
+  std::vector<std::string> paths;  ///< one file, or several fio job logs merged in time order
   TraceFormat format = TraceFormat::Auto;
-  double time_scale = 1.0;          ///< inter-arrival times are divided by this (paper 002 §4), > 0
+  double time_scale = 1.0;  ///< inter-arrival times are divided by this (paper 002 §4), > 0
   /// Keep only this device: DiskSim devno, SSDsim/MQSim device, SPC ASU, MSR DiskNumber,
   /// blkparse/ftrace minor number (the major number is not compared), fio: the 0-based index of
   /// the job log in `paths`. All devices (in one LBN space) if unset.
@@ -111,7 +111,7 @@ struct TraceOptions {
   /// Block counts are never scaled, only shortened to end at the capacity.
   CapacityPolicy capacity = CapacityPolicy::Error;
   std::uint64_t capacity_blocks = 0;  ///< the modelled capacity in 512 B blocks, > 0
-  bool lenient = false;             ///< skip malformed lines instead of stopping
+  bool lenient = false;               ///< skip malformed lines instead of stopping
 };
 
 /// Counters a replay reports in summary.json. `lines`, `trace_requests`, `ignored`,
@@ -119,17 +119,17 @@ struct TraceOptions {
 /// pass in open_trace(); `requests`, `wrapped`, `scaled`, `truncated` grow while the source
 /// streams, and `filtered` is final (trace_requests - requests) once next() returned false.
 struct TraceStats {
-  std::uint64_t lines = 0;           ///< lines read
-  std::uint64_t requests = 0;        ///< requests yielded
-  std::uint64_t filtered = 0;        ///< dropped by the device filter or the window
-  std::uint64_t skipped_malformed = 0;  ///< lenient mode only
+  std::uint64_t lines = 0;                   ///< lines read
+  std::uint64_t requests = 0;                ///< requests yielded
+  std::uint64_t filtered = 0;                ///< dropped by the device filter or the window
+  std::uint64_t skipped_malformed = 0;       ///< lenient mode only
   std::vector<std::string> first_malformed;  ///< up to 5 messages, lenient mode only
-  std::uint64_t wrapped = 0;         ///< requests moved by CapacityPolicy::Wrap
-  std::uint64_t scaled = 0;          ///< requests moved by CapacityPolicy::Scale
-  std::uint64_t truncated = 0;       ///< requests shortened to fit the capacity
-  std::uint64_t trace_extent_blocks = 0;  ///< max end LBN seen (for Scale)
-  std::uint64_t trace_requests = 0;  ///< well-formed read/write requests in the trace (all devices)
-  std::uint64_t ignored = 0;         ///< well-formed records that are not read/write requests
+  std::uint64_t wrapped = 0;                 ///< requests moved by CapacityPolicy::Wrap
+  std::uint64_t scaled = 0;                  ///< requests moved by CapacityPolicy::Scale
+  std::uint64_t truncated = 0;               ///< requests shortened to fit the capacity
+  std::uint64_t trace_extent_blocks = 0;     ///< max end LBN seen (for Scale)
+  std::uint64_t trace_requests = 0;          ///< well-formed read/write requests in the trace (all devices)
+  std::uint64_t ignored = 0;                 ///< well-formed records that are not read/write requests
 };
 
 /// Detects the format of `path` from its first non-comment lines (content only, except that the
@@ -163,9 +163,9 @@ struct Record {
     Blank,       ///< blank line, comment, header
   };
   Kind kind = Kind::Blank;
-  bool has_time = false;          ///< `time` is valid (NonRequest may carry a time)
+  bool has_time = false;  ///< `time` is valid (NonRequest may carry a time)
   TraceClock time;
-  std::string_view time_text;     ///< the time field as written, for messages
+  std::string_view time_text;  ///< the time field as written, for messages
   std::uint64_t lbn = 0;
   std::uint32_t blocks = 0;
   Op op = Op::Read;
@@ -192,10 +192,10 @@ std::unique_ptr<LineParser> make_parser(TraceFormat f);  // trace_reader.cpp
 std::unique_ptr<LineParser> make_disksim_parser();       // trace_ascii.cpp
 std::unique_ptr<LineParser> make_ssdsim_parser();
 std::unique_ptr<LineParser> make_mqsim_parser();
-std::unique_ptr<LineParser> make_spc_parser();           // trace_csv.cpp
+std::unique_ptr<LineParser> make_spc_parser();  // trace_csv.cpp
 std::unique_ptr<LineParser> make_msr_parser();
-std::unique_ptr<LineParser> make_fio_parser();           // trace_fio.cpp
-std::unique_ptr<LineParser> make_blkparse_parser();      // trace_blk.cpp
+std::unique_ptr<LineParser> make_fio_parser();       // trace_fio.cpp
+std::unique_ptr<LineParser> make_blkparse_parser();  // trace_blk.cpp
 std::unique_ptr<LineParser> make_ftrace_parser();
 
 // Helpers (trace_common.cpp). All are locale-free (std::from_chars).
@@ -220,8 +220,7 @@ bool parse_decimal_time(std::string_view s, int shift_to_ps, TraceClock& t);
 bool parse_tick_time(std::string_view s, std::int64_t ps_per_tick, TraceClock& t);
 /// Converts a byte range to blocks (first = floor(offset/512), count = ceil((offset+size)/512) -
 /// first). False with `failure` set when size <= 0 or the count overflows.
-bool bytes_to_blocks(std::uint64_t offset, std::int64_t size, std::string_view found, Record& out,
-                     Failure& failure);
+bool bytes_to_blocks(std::uint64_t offset, std::int64_t size, std::string_view found, Record& out, Failure& failure);
 /// A byte size field: a positive integer (negative and zero are reported as such).
 bool parse_byte_size(std::string_view s, std::int64_t& v, Failure& failure);
 /// A block count field (> 0, fits 32 bits).

@@ -55,11 +55,16 @@ std::string to_string(AddressDistribution a) { return a == AddressDistribution::
 
 std::string to_string(SizeDistribution s) {
   switch (s) {
-    case SizeDistribution::Constant: return "constant";
-    case SizeDistribution::Uniform: return "uniform";
-    case SizeDistribution::Exponential: return "exponential";
-    case SizeDistribution::Normal: return "normal";
-    case SizeDistribution::Gamma: return "gamma";
+    case SizeDistribution::Constant:
+      return "constant";
+    case SizeDistribution::Uniform:
+      return "uniform";
+    case SizeDistribution::Exponential:
+      return "exponential";
+    case SizeDistribution::Normal:
+      return "normal";
+    case SizeDistribution::Gamma:
+      return "gamma";
   }
   return "?";
 }
@@ -153,7 +158,7 @@ double ZipfSampler::h_integral_inverse(double x) const {
 std::uint64_t ZipfSampler::operator()(std::mt19937_64& engine) const {
   const double nd = static_cast<double>(n_);
   for (;;) {
-    const double r = static_cast<double>(engine() >> 11) * 0x1.0p-53;  // [0, 1)
+    const double r = static_cast<double>(engine() >> 11) * 0x1.0p-53;       // [0, 1)
     const double u = h_integral_n_ + r * (h_integral_x1_ - h_integral_n_);  // (H(1.5)-1, H(n+0.5)]
     const double x = h_integral_inverse(u);
     double kd = std::floor(x + 0.5);
@@ -279,12 +284,17 @@ std::uint32_t SyntheticSource::next_size() {
   const SyntheticOptions& o = options_;
   double blocks = 0;
   switch (o.size) {
-    case SizeDistribution::Constant: return o.size_blocks;
+    case SizeDistribution::Constant:
+      return o.size_blocks;
     case SizeDistribution::Uniform:
       return o.size_min_blocks +
              static_cast<std::uint32_t>(uniform_below(std::uint64_t{o.size_max_blocks} - o.size_min_blocks + 1));
-    case SizeDistribution::Exponential: blocks = -std::log(1.0 - uniform01()) * o.size_mean_blocks; break;
-    case SizeDistribution::Normal: blocks = o.size_mean_blocks + o.size_stddev_blocks * standard_normal(); break;
+    case SizeDistribution::Exponential:
+      blocks = -std::log(1.0 - uniform01()) * o.size_mean_blocks;
+      break;
+    case SizeDistribution::Normal:
+      blocks = o.size_mean_blocks + o.size_stddev_blocks * standard_normal();
+      break;
     case SizeDistribution::Gamma: {
       const double shape = (o.size_mean_blocks / o.size_stddev_blocks) * (o.size_mean_blocks / o.size_stddev_blocks);
       const double scale = o.size_stddev_blocks * o.size_stddev_blocks / o.size_mean_blocks;
@@ -339,12 +349,13 @@ bool SyntheticSource::next(SourceRequest& out) {
 
 std::string SyntheticSource::describe() const {
   const SyntheticOptions& o = options_;
-  std::string addresses = o.address == AddressDistribution::Zipf
-                              ? fmt::format("zipf(theta={}) addresses", o.zipf_theta)
-                              : std::string("uniform addresses");
+  std::string addresses = o.address == AddressDistribution::Zipf ? fmt::format("zipf(theta={}) addresses", o.zipf_theta)
+                                                                 : std::string("uniform addresses");
   std::string sizes;
   switch (o.size) {
-    case SizeDistribution::Constant: sizes = fmt::format("constant {}-block sizes", o.size_blocks); break;
+    case SizeDistribution::Constant:
+      sizes = fmt::format("constant {}-block sizes", o.size_blocks);
+      break;
     case SizeDistribution::Uniform:
       sizes = fmt::format("uniform sizes in [{}, {}] blocks", o.size_min_blocks, o.size_max_blocks);
       break;
@@ -357,10 +368,11 @@ std::string SyntheticSource::describe() const {
                           o.size_stddev_blocks, o.max_blocks);
       break;
   }
-  return fmt::format("synthetic: {} requests, {} arrivals at {} req/s, {} over {} blocks aligned to {}, {}, {}% reads, "
-                     "seed {}",
-                     o.requests, to_string(o.arrival), o.rate_per_s, addresses, o.capacity_blocks, o.alignment_blocks,
-                     sizes, o.read_fraction * 100.0, o.seed);
+  return fmt::format(
+      "synthetic: {} requests, {} arrivals at {} req/s, {} over {} blocks aligned to {}, {}, {}% reads, "
+      "seed {}",
+      o.requests, to_string(o.arrival), o.rate_per_s, addresses, o.capacity_blocks, o.alignment_blocks, sizes,
+      o.read_fraction * 100.0, o.seed);
 }
 
 }  // namespace drivevp

@@ -64,22 +64,22 @@ struct SyntheticOptions {
   std::uint64_t requests = 10000;  ///< number of requests to generate, >= 1
 
   ArrivalProcess arrival = ArrivalProcess::Poisson;
-  double rate_per_s = 100.0;       ///< mean arrival rate in requests per second, > 0 (finite)
+  double rate_per_s = 100.0;  ///< mean arrival rate in requests per second, > 0 (finite)
 
   AddressDistribution address = AddressDistribution::Uniform;
-  double zipf_theta = 0.99;        ///< Zipf exponent, > 0 (0.99 is the YCSB default); zipf only
+  double zipf_theta = 0.99;            ///< Zipf exponent, > 0 (0.99 is the YCSB default); zipf only
   std::uint32_t alignment_blocks = 1;  ///< start LBNs are multiples of this, in [1, capacity_blocks]
 
   SizeDistribution size = SizeDistribution::Constant;
-  std::uint32_t size_blocks = 8;        ///< constant: the size, in [1, max_blocks] (8 = 4 KB)
-  std::uint32_t size_min_blocks = 1;    ///< uniform: lower bound, in [1, size_max_blocks]
-  std::uint32_t size_max_blocks = 16;   ///< uniform: upper bound, in [size_min_blocks, max_blocks]
-  double size_mean_blocks = 8.0;        ///< exponential / normal / gamma: mean, > 0
-  double size_stddev_blocks = 0.0;      ///< normal: >= 0; gamma: > 0
-  std::uint32_t max_blocks = 8192;      ///< upper clamp of every size (8192 = 4 MiB), in [1, capacity_blocks]
+  std::uint32_t size_blocks = 8;       ///< constant: the size, in [1, max_blocks] (8 = 4 KB)
+  std::uint32_t size_min_blocks = 1;   ///< uniform: lower bound, in [1, size_max_blocks]
+  std::uint32_t size_max_blocks = 16;  ///< uniform: upper bound, in [size_min_blocks, max_blocks]
+  double size_mean_blocks = 8.0;       ///< exponential / normal / gamma: mean, > 0
+  double size_stddev_blocks = 0.0;     ///< normal: >= 0; gamma: > 0
+  std::uint32_t max_blocks = 8192;     ///< upper clamp of every size (8192 = 4 MiB), in [1, capacity_blocks]
 
-  double read_fraction = 1.0;      ///< probability that a request is a read, in [0, 1]
-  std::uint64_t capacity_blocks = 0;   ///< device capacity in blocks, > 0 (every request fits in it)
+  double read_fraction = 1.0;                           ///< probability that a request is a read, in [0, 1]
+  std::uint64_t capacity_blocks = 0;                    ///< device capacity in blocks, > 0 (every request fits in it)
   RequestClass request_class = RequestClass::Discrete;  ///< class stamped on every request
 
   /// Throws std::invalid_argument naming the first offending field and its allowed range, e.g.
@@ -170,7 +170,7 @@ class SyntheticSource final : public WorkloadSource {
   void reset();
 
  private:
-  double uniform01();  ///< [0, 1) with 53 random bits
+  double uniform01();                                ///< [0, 1) with 53 random bits
   std::uint64_t uniform_below(std::uint64_t bound);  ///< [0, bound), unbiased; bound >= 1
   double standard_normal();
   double standard_gamma(double shape);

@@ -8,7 +8,7 @@
 namespace drivevp::amap {
 
 // Device register windows (firmware's view, through the router).
-inline constexpr std::uint64_t kHostIf = 0x0000'0000;     ///< controller host-interface registers
+inline constexpr std::uint64_t kHostIf = 0x0000'0000;  ///< controller host-interface registers
 inline constexpr std::uint64_t kHostIfSize = 0x1000;
 inline constexpr std::uint64_t kSpindle = 0x1000'0000;
 inline constexpr std::uint64_t kActuator = 0x1000'1000;
@@ -16,23 +16,25 @@ inline constexpr std::uint64_t kChannel = 0x1000'2000;
 inline constexpr std::uint64_t kParamPage = 0x1000'4000;  ///< read-only parameter page
 inline constexpr std::uint64_t kRegWindow = 0x1000;
 inline constexpr std::uint64_t kParamPageSize = 0x4000;
-inline constexpr std::uint64_t kChannelBuffer = 0x2000'0000;  ///< read channel sector buffer
+inline constexpr std::uint64_t kChannelBuffer = 0x2000'0000;      ///< read channel sector buffer
 inline constexpr std::uint64_t kChannelBufferSize = 0x1000'0000;  ///< 256 MiB window
 // Host memory (DMA target).
 inline constexpr std::uint64_t kHostMem = 0x1'0000'0000;
 inline constexpr std::uint64_t kHostMemSize = 0xFFFF'0000'0000;
-inline constexpr std::uint64_t kHostSq = 0x0;               ///< offset of the submission queue
-inline constexpr std::uint64_t kHostCq = 0x1000'0000;        ///< offset of the completion queue
-inline constexpr std::uint64_t kHostData = 0x1'0000'0000;    ///< offset of data buffer slot 0
-inline constexpr std::uint64_t kHostDataStride = 0x4000'0000;  ///< bytes between tag buffers (1 GiB, the largest command)
+inline constexpr std::uint64_t kHostSq = 0x0;              ///< offset of the submission queue
+inline constexpr std::uint64_t kHostCq = 0x1000'0000;      ///< offset of the completion queue
+inline constexpr std::uint64_t kHostData = 0x1'0000'0000;  ///< offset of data buffer slot 0
+inline constexpr std::uint64_t kHostDataStride =
+    0x4000'0000;  ///< bytes between tag buffers (1 GiB, the largest command)
 
 // Host-interface registers (offsets in kHostIf).
-inline constexpr std::uint64_t kRegVersion = 0x00;     ///< RO 32: interface version (1)
-inline constexpr std::uint64_t kRegQueueSize = 0x04;   ///< RO 32: queue depth Q: SQ and CQ have Q + 1 entries each (a ring of
-                                                       ///< Q + 1 holds Q commands without full == empty)
-inline constexpr std::uint64_t kRegSqTail = 0x08;      ///< WO 32: SQ tail doorbell
-inline constexpr std::uint64_t kRegCqHead = 0x0C;      ///< WO 32: CQ head doorbell
-inline constexpr std::uint64_t kRegCapacity = 0x10;    ///< RO 64: capacity in blocks
+inline constexpr std::uint64_t kRegVersion = 0x00;  ///< RO 32: interface version (1)
+/// RO 32: queue depth Q. The SQ and the CQ have Q + 1 entries each: a ring of Q + 1 holds Q
+/// commands without full looking like empty.
+inline constexpr std::uint64_t kRegQueueSize = 0x04;
+inline constexpr std::uint64_t kRegSqTail = 0x08;    ///< WO 32: SQ tail doorbell
+inline constexpr std::uint64_t kRegCqHead = 0x0C;    ///< WO 32: CQ head doorbell
+inline constexpr std::uint64_t kRegCapacity = 0x10;  ///< RO 64: capacity in blocks
 
 /// A submission-queue entry in host memory.
 struct SubmissionEntry {

@@ -61,7 +61,8 @@ void Router::invalidate_direct_mem_ptr(int port, sc_dt::uint64 start, sc_dt::uin
   for (const Range& r : ranges_) {
     if (r.port != static_cast<unsigned>(port) || start >= r.size) continue;
     const std::uint64_t last = r.base + std::min<std::uint64_t>(end, r.size - 1);
-    for (unsigned i = 0; i < target_socket.size(); ++i) target_socket[i]->invalidate_direct_mem_ptr(r.base + start, last);
+    for (unsigned i = 0; i < target_socket.size(); ++i)
+      target_socket[i]->invalidate_direct_mem_ptr(r.base + start, last);
   }
 }
 

@@ -35,16 +35,16 @@ std::string config_error(const std::string& toml, const std::vector<std::string>
 
 /// A valid synthetic scenario to build on (line 1 [device], line 2 preset, ...).
 const char* kBase =
-    "[device]\n"                  // 1
-    "preset = \"hp97560\"\n"      // 2
-    "[firmware]\n"                // 3
-    "policy = \"sptf\"\n"         // 4
-    "[workload]\n"                // 5
-    "kind = \"synthetic\"\n"      // 6
-    "[run]\n"                     // 7
-    "seed = 1\n"                  // 8
-    "[output]\n"                  // 9
-    "plots = false\n";            // 10
+    "[device]\n"              // 1
+    "preset = \"hp97560\"\n"  // 2
+    "[firmware]\n"            // 3
+    "policy = \"sptf\"\n"     // 4
+    "[workload]\n"            // 5
+    "kind = \"synthetic\"\n"  // 6
+    "[run]\n"                 // 7
+    "seed = 1\n"              // 8
+    "[output]\n"              // 9
+    "plots = false\n";        // 10
 
 std::string policy_list() {
   std::string s = "one of ";
@@ -83,7 +83,7 @@ TEST_CASE("sim: Unknown keys are errors in every section", "[sim][config]") {
         "FILE:3: unknown key 'firmware.queue_size': policy 'sptf' accepts firmware.policy, firmware.queue_depth");
   CHECK(config_error("[firmware]\npolicy = \"aged_sptf\"\nage = 2\n") ==
         "FILE:3: unknown key 'firmware.age': policy 'aged_sptf' accepts firmware.policy, firmware.queue_depth, "
-            "firmware.age_weight");
+        "firmware.age_weight");
   // A policy parameter of another policy than the chosen one.
   CHECK(config_error("[firmware]\npolicy = \"clook\"\nage_weight = 2\n") ==
         "FILE:3: unknown key 'firmware.age_weight': policy 'clook' accepts firmware.policy, firmware.queue_depth");
@@ -99,10 +99,10 @@ TEST_CASE("sim: Unknown keys are errors in every section", "[sim][config]") {
   }
   CHECK(config_error("[run]\nseeds = 1\n") ==
         "FILE:2: unknown key 'run.seeds'; allowed: run.seed, run.requests, run.warmup_requests, run.check_data, "
-            "run.progress");
+        "run.progress");
   CHECK(config_error("[trace]\nenable = true\n") ==
         "FILE:2: unknown key 'trace.enable'; allowed: trace.enabled, trace.groups, trace.start, trace.stop, "
-            "trace.fst");
+        "trace.fst");
   CHECK(config_error("[output]\ndirectory = \"x\"\n") ==
         "FILE:2: unknown key 'output.directory'; allowed: output.dir, output.plots");
   // Through --set.
@@ -127,8 +127,7 @@ TEST_CASE("sim: Wrong types are errors naming the expected type", "[sim][config]
   CHECK(config_error("[run]\ncheck_data = 1\n") == "FILE:2: run.check_data: expected true or false, found 1");
   CHECK(config_error("[output]\ndir = 3\n") == "FILE:2: output.dir: expected a non-empty string, found 3");
   CHECK(config_error("[output]\ndir = \"\"\n") == "FILE:2: output.dir: expected a non-empty string, found ''");
-  CHECK(config_error("[firmware]\npolicy = 3\n") ==
-        "FILE:2: firmware.policy: expected " + policy_list() + ", found 3");
+  CHECK(config_error("[firmware]\npolicy = 3\n") == "FILE:2: firmware.policy: expected " + policy_list() + ", found 3");
   // A --set value that is not TOML is read as a string.
   CHECK(config_error(kBase, {"run.seed=abc"}) ==
         "--set run.seed=abc: run.seed: expected an integer in [0, 9223372036854775807], found 'abc'");
@@ -137,8 +136,7 @@ TEST_CASE("sim: Wrong types are errors naming the expected type", "[sim][config]
 TEST_CASE("sim: Values out of range are errors naming the range", "[sim][config]") {
   CHECK(config_error("[device]\ncylinders = 0\n") ==
         "FILE:2: device.cylinders: expected an integer in [1, 10000000], found 0");
-  CHECK(config_error("[device]\nrpm = 59.5\n") ==
-        "FILE:2: device.rpm: expected a number in [60, 100000], found 59.5");
+  CHECK(config_error("[device]\nrpm = 59.5\n") == "FILE:2: device.rpm: expected a number in [60, 100000], found 59.5");
   CHECK(config_error("[firmware]\nqueue_depth = 65537\n") ==
         "FILE:2: firmware.queue_depth: expected an integer in [1, 65536], found 65537");
   CHECK(config_error("[workload]\nkind = \"synthetic\"\nrate_per_s = 0\n") ==
@@ -186,7 +184,8 @@ TEST_CASE("sim: Bad durations are errors", "[sim][config]") {
   CHECK(config_error("[trace]\nenabled = true\nstart = -1\n") ==
         "FILE:3: trace.start: expected " + kDurationExpected + ", >= 0, found -1");
   CHECK(config_error("[trace]\nenabled = true\nstart = \"-2 s\"\n") ==
-        "FILE:3: trace.start: expected a duration: seconds as a number, or a string such as \"250 ms\" (ps, ns, us, ms, s), found '-2 s'");
+        "FILE:3: trace.start: expected a duration: seconds as a number, or a string such as \"250 ms\" (ps, ns, us, "
+        "ms, s), found '-2 s'");
   // Valid spellings pass.
   CHECK(config_error("[trace]\nenabled = true\nstart = \"250 ms\"\nstop = 0.5\n") == "<no error>");
   // trace.stop must come after trace.start (0 = until the end).

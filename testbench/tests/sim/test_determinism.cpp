@@ -21,8 +21,8 @@ TEST_CASE("sim: Two runs with the same seed write identical requests.csv and sum
                                 "size_mean_blocks = 8\nread_fraction = 0.7\n",
                                 "seed = 42\nrequests = 3000\n"));
   auto run = [&](const std::string& out, std::vector<std::string> extra) {
-    std::vector<std::string> args = {"run", scenario.string(), "--out", (dir / out).string(), "--set",
-                                     "output.plots=false"};
+    std::vector<std::string> args = {"run",   scenario.string(),   "--out", (dir / out).string(),
+                                     "--set", "output.plots=false"};
     args.insert(args.end(), extra.begin(), extra.end());
     const CommandResult r = run_drivevp(dir.path(), args);
     INFO(r.err);

@@ -104,8 +104,7 @@ TEST_CASE("sim: Closed loop with outstanding equal to the queue depth completes 
   CHECK(r.checks_passed);
 }
 
-TEST_CASE("sim: A burst of queue-depth requests arriving together is served",
-          "[sim][integrity][queue]") {
+TEST_CASE("sim: A burst of queue-depth requests arriving together is served", "[sim][integrity][queue]") {
   TempDir dir("full-burst");
   // 64 single-block reads at time 0 with the default queue depth 64 (open loop).
   std::string trace;
@@ -163,7 +162,8 @@ TEST_CASE("sim: The data-integrity checker reports a corrupted read", "[sim][int
   CHECK(checker.violations().count() == 3);
 }
 
-TEST_CASE("sim: The conservation checker reports lost, duplicated and unknown completions", "[sim][integrity][checker]") {
+TEST_CASE("sim: The conservation checker reports lost, duplicated and unknown completions",
+          "[sim][integrity][checker]") {
   ConservationChecker checker(4);
   Command a;
   a.id = 0;

@@ -31,8 +31,8 @@ struct Req {
 /// Request i of the seek-ordered scenario. Two requests share cylinder 200 (ids 2 and 9) and one
 /// shares request 0's cylinder 1000 (id 7, head 5).
 const std::vector<Req>& seek_requests() {
-  static const std::vector<Req> r = {{1000, 0}, {1500, 0}, {200, 3}, {1200, 0}, {50, 0}, {1900, 0},
-                                     {800, 0},  {1000, 5}, {1300, 0}, {200, 0}, {10, 0}};
+  static const std::vector<Req> r = {{1000, 0}, {1500, 0}, {200, 3},  {1200, 0}, {50, 0}, {1900, 0},
+                                     {800, 0},  {1000, 5}, {1300, 0}, {200, 0},  {10, 0}};
   return r;
 }
 

@@ -47,10 +47,10 @@ TEST_CASE("sim: HP 97560 seek time equals the published curve", "[sim][seek]") {
   REQUIRE(p.seek_table.distances().empty());  // the preset uses the curve, not a table
   CHECK(p.seek_time(0) == Time{0});
   // Published points, exactly (ps).
-  CHECK(p.seek_time(1) == Time{3'640'000'000});     // 3.24 + 0.4
-  CHECK(p.seek_time(100) == Time{7'240'000'000});   // 3.24 + 0.4 * 10
-  CHECK(p.seek_time(383) == Time{11'064'000'000});  // 8.00 + 0.008 * 383
-  CHECK(p.seek_time(1961) == Time{23'688'000'000}); // full stroke: 8.00 + 0.008 * 1961 = 23.688 ms
+  CHECK(p.seek_time(1) == Time{3'640'000'000});      // 3.24 + 0.4
+  CHECK(p.seek_time(100) == Time{7'240'000'000});    // 3.24 + 0.4 * 10
+  CHECK(p.seek_time(383) == Time{11'064'000'000});   // 8.00 + 0.008 * 383
+  CHECK(p.seek_time(1961) == Time{23'688'000'000});  // full stroke: 8.00 + 0.008 * 1961 = 23.688 ms
   CHECK(p.seek_time(p.cylinders - 1) == Time{23'688'000'000});
   // d = 382 is the last distance of the short branch: 3.24 + 0.4 sqrt(382) = 11.05794...
   CHECK(within_1ps(p.seek_time(382), ms_to_ps(3.24 + 0.4 * std::sqrt(382.0))));
@@ -136,8 +136,7 @@ TEST_CASE("sim: Seeks through the platform take the curve time for the logged di
   CHECK(csv.at(4, "seek_ms") == "11.064000000");  // first long-branch distance
 }
 
-TEST_CASE("sim: Seeks through the platform take the curve time for the logged distance (disk003)",
-          "[sim][seek][e2e]") {
+TEST_CASE("sim: Seeks through the platform take the curve time for the logged distance (disk003)", "[sim][seek][e2e]") {
   TempDir dir("seek-003");
   // disk003: 12 heads x 199 sectors per track; LBN of (c, 0, 0) = c * 2388.
   const std::vector<std::uint32_t> cylinders = {1, 1345, 1, 6720 - 1, 5375, 0};

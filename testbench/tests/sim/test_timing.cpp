@@ -155,8 +155,7 @@ TEST_CASE("sim: Mean rotational latency of random reads is half a revolution", "
   CHECK(r.summary["metrics"]["rotational_latency_mean_ms"].get<double>() ==
         Catch::Approx(half_revolution_ms).epsilon(0.02));
   // One block is 1/72 of a revolution.
-  CHECK(r.summary["metrics"]["transfer_mean_ms"].get<double>() ==
-        Catch::Approx(60000.0 / 4002.0 / 72.0).epsilon(1e-6));
+  CHECK(r.summary["metrics"]["transfer_mean_ms"].get<double>() == Catch::Approx(60000.0 / 4002.0 / 72.0).epsilon(1e-6));
 }
 
 }  // namespace

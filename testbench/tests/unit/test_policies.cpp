@@ -556,7 +556,7 @@ TEST_CASE("aged SPTF with the default weight trades positioning for age", "[poli
 
 TEST_CASE("the registry lists every policy with its paper name", "[policy][registry]") {
   const std::vector<std::pair<std::string, std::string>> expected{
-      {"fcfs", "FCFS"},   {"sstf", "SSTF"},     {"scan", "SCAN"}, {"look", "LOOK"},
+      {"fcfs", "FCFS"},    {"sstf", "SSTF"},    {"scan", "SCAN"}, {"look", "LOOK"},
       {"cscan", "C-SCAN"}, {"clook", "C-LOOK"}, {"sptf", "SPTF"}, {"aged_sptf", "ASPTF(W)"}};
   for (const auto& [key, paper] : expected) {
     INFO(key);

@@ -42,12 +42,12 @@ TEST_CASE("DiskGeometry maps LBNs cylinder-major with zones and skew", "[predict
   CHECK(g.sectors_per_track(3) == 8);
   check_address(g.locate(0), 0, 0, 0, 10, 0);
   check_address(g.locate(9), 0, 0, 9, 10, 9);
-  check_address(g.locate(13), 0, 1, 3, 10, 5);   // offset 2: (2 + 3) mod 10
-  check_address(g.locate(27), 1, 0, 7, 10, 2);   // offset 5: (5 + 7) mod 10
-  check_address(g.locate(39), 1, 1, 9, 10, 6);   // offset 7: (7 + 9) mod 10
-  check_address(g.locate(40), 2, 0, 0, 8, 2);    // zone 1 starts; offset 10: 10 mod 8
-  check_address(g.locate(50), 2, 1, 2, 8, 6);    // offset 12: (12 + 2) mod 8
-  check_address(g.locate(71), 3, 1, 7, 8, 0);    // last block; offset 17: (17 + 7) mod 8
+  check_address(g.locate(13), 0, 1, 3, 10, 5);  // offset 2: (2 + 3) mod 10
+  check_address(g.locate(27), 1, 0, 7, 10, 2);  // offset 5: (5 + 7) mod 10
+  check_address(g.locate(39), 1, 1, 9, 10, 6);  // offset 7: (7 + 9) mod 10
+  check_address(g.locate(40), 2, 0, 0, 8, 2);   // zone 1 starts; offset 10: 10 mod 8
+  check_address(g.locate(50), 2, 1, 2, 8, 6);   // offset 12: (12 + 2) mod 8
+  check_address(g.locate(71), 3, 1, 7, 8, 0);   // last block; offset 17: (17 + 7) mod 8
   CHECK(g.slot_of(3, 1, 7) == 0);
 }
 
@@ -66,19 +66,19 @@ TEST_CASE("DiskGeometry rejects out-of-range LBNs and malformed zones", "[predic
   CHECK_THROWS_AS(DiskGeometry(4, 0, {Zone{0, 4, 10}}, 0, 0), std::invalid_argument);
   CHECK_THROWS_AS(DiskGeometry(4, 2, {}, 0, 0), std::invalid_argument);
   CHECK_THROWS_AS(DiskGeometry(4, 2, {Zone{0, 2, 10}, Zone{3, 1, 8}}, 0, 0), std::invalid_argument);  // gap
-  CHECK_THROWS_AS(DiskGeometry(4, 2, {Zone{0, 3, 10}}, 0, 0), std::invalid_argument);  // short
-  CHECK_THROWS_AS(DiskGeometry(4, 2, {Zone{0, 4, 0}}, 0, 0), std::invalid_argument);   // 0 spt
+  CHECK_THROWS_AS(DiskGeometry(4, 2, {Zone{0, 3, 10}}, 0, 0), std::invalid_argument);                 // short
+  CHECK_THROWS_AS(DiskGeometry(4, 2, {Zone{0, 4, 0}}, 0, 0), std::invalid_argument);                  // 0 spt
 }
 
 TEST_CASE("SeekTable interpolates and extrapolates linearly", "[predictor][seek]") {
   const SeekTable t({1, 10, 100}, {ms(1), ms(4), ms(13)});
   CHECK(t(0) == Time{0});
-  CHECK(t(1) == ms(1));          // samples exactly
+  CHECK(t(1) == ms(1));  // samples exactly
   CHECK(t(10) == ms(4));
   CHECK(t(100) == ms(13));
-  CHECK(t(4) == ms(2));          // 1 + 3 * (4-1)/(10-1)
-  CHECK(t(55) == us(8500));      // 4 + 9 * (55-10)/(100-10)
-  CHECK(t(200) == ms(23));       // beyond the last sample: 4 + 9 * (200-10)/90
+  CHECK(t(4) == ms(2));                // 1 + 3 * (4-1)/(10-1)
+  CHECK(t(55) == us(8500));            // 4 + 9 * (55-10)/(100-10)
+  CHECK(t(200) == ms(23));             // beyond the last sample: 4 + 9 * (200-10)/90
   CHECK(t(2) == Time{1'333'333'333});  // 1 + 3/9 ms, rounded to the nearest ps
 
   // Below the first sample: extrapolated from the first two.
@@ -109,8 +109,8 @@ TEST_CASE("rotational_wait waits for the slot's leading edge", "[predictor][rota
   CHECK(rotational_wait(Time{0}, Time{0}, T, 3, 10) == ms(3));
   CHECK(rotational_wait(ms(3), Time{0}, T, 3, 10) == Time{0});
   CHECK(rotational_wait(us(3500), Time{0}, T, 3, 10) == us(9500));  // just missed it
-  CHECK(rotational_wait(ms(25), Time{0}, T, 1, 10) == ms(6));        // phase 5 ms
-  CHECK(rotational_wait(Time{0}, ms(2), T, 0, 10) == ms(2));         // before the origin: phase 8 ms
+  CHECK(rotational_wait(ms(25), Time{0}, T, 1, 10) == ms(6));       // phase 5 ms
+  CHECK(rotational_wait(Time{0}, ms(2), T, 0, 10) == ms(2));        // before the origin: phase 8 ms
   CHECK(rotational_wait(ms(12), ms(2), T, 9, 10) == ms(9));
   // Slot starts are floored: period 10 ps, 3 slots start at 0, 3, 6 ps.
   CHECK(rotational_wait(Time{4}, Time{0}, Time{10}, 2, 3) == Time{2});
@@ -174,12 +174,12 @@ TEST_CASE("PositioningPredictor seek rule: head switch, seek plus settle, overla
   CHECK(pr.command_overhead() == us(50));
   CHECK(pr.capacity_blocks() == 2000);
   const HeadPosition at50{50, 0};
-  CHECK(pr.seek_time(at50, 50, 0) == Time{0});    // same track
-  CHECK(pr.seek_time(at50, 50, 1) == us(1500));   // head switch only
-  CHECK(pr.seek_time(at50, 51, 0) == us(1200));   // seek(1) + settle
-  CHECK(pr.seek_time(at50, 51, 1) == us(1500));   // max(1.2 ms, head switch 1.5 ms)
-  CHECK(pr.seek_time(at50, 60, 1) == us(4200));   // max(seek(10) + settle, head switch)
-  CHECK(pr.seek_time(at50, 40, 0) == us(4200));   // symmetric
+  CHECK(pr.seek_time(at50, 50, 0) == Time{0});                  // same track
+  CHECK(pr.seek_time(at50, 50, 1) == us(1500));                 // head switch only
+  CHECK(pr.seek_time(at50, 51, 0) == us(1200));                 // seek(1) + settle
+  CHECK(pr.seek_time(at50, 51, 1) == us(1500));                 // max(1.2 ms, head switch 1.5 ms)
+  CHECK(pr.seek_time(at50, 60, 1) == us(4200));                 // max(seek(10) + settle, head switch)
+  CHECK(pr.seek_time(at50, 40, 0) == us(4200));                 // symmetric
   CHECK(pr.seek_time(HeadPosition{50, 1}, 54, 0) == us(2200));  // seek(4) = 2 ms, + settle
 }
 

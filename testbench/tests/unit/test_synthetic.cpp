@@ -156,7 +156,7 @@ TEST_CASE("synthetic: uniform addresses cover [0, capacity - size] with the righ
     hi = std::max(hi, c.lbn);
   }
   const auto m = moments(cmds, [](const Command& c) { return static_cast<double>(c.lbn); });
-  const double expected_mean = (1'000'000.0 - 8.0) / 2.0;                  // slots 0..124999 of 8 blocks
+  const double expected_mean = (1'000'000.0 - 8.0) / 2.0;  // slots 0..124999 of 8 blocks
   const double expected_sd = 8.0 * std::sqrt((125000.0 * 125000.0 - 1) / 12.0);
   CHECK_THAT(m.mean, WithinRel(expected_mean, 0.01));
   CHECK_THAT(m.stddev, WithinRel(expected_sd, 0.01));

@@ -68,8 +68,7 @@ std::string error_of(const TraceOptions& o) {
   return "";
 }
 
-std::string error_of(const std::string& name, const std::string& content,
-                     TraceFormat format = TraceFormat::Auto) {
+std::string error_of(const std::string& name, const std::string& content, TraceFormat format = TraceFormat::Auto) {
   return error_of(options({temp_file(name, content)}, format));
 }
 
@@ -234,9 +233,12 @@ TEST_CASE("fio iolog v3: two job logs merged in time order (fixture)", "[trace]"
     std::uint64_t line;
   };
   // Ties (300 µs) go to the earlier path; within a log, file order.
-  const Expect e[] = {{50, 1048576 / 512, 128, Op::Write, 4},  {100, 0, 8, Op::Read, 4},
-                      {300, 8, 8, Op::Read, 5},                {300, 16, 8, Op::Write, 6},
-                      {300, 1114112 / 512, 128, Op::Write, 5}, {900, 24, 8, Op::Read, 7},
+  const Expect e[] = {{50, 1048576 / 512, 128, Op::Write, 4},
+                      {100, 0, 8, Op::Read, 4},
+                      {300, 8, 8, Op::Read, 5},
+                      {300, 16, 8, Op::Write, 6},
+                      {300, 1114112 / 512, 128, Op::Write, 5},
+                      {900, 24, 8, Op::Read, 7},
                       {1200, 1179648 / 512, 128, Op::Write, 7}};
   for (std::size_t i = 0; i < 7; ++i) {
     INFO("request " << i);
@@ -363,8 +365,9 @@ TEST_CASE("format detection from the content", "[trace]") {
   CHECK(detect_trace_format(kData + "blkparse_small.txt") == TraceFormat::Blkparse);
   CHECK(detect_trace_format(kData + "msr_small.csv") == TraceFormat::Msr);
   CHECK(detect_trace_format(kData + "spc_small.csv") == TraceFormat::Spc);
-  CHECK(detect_trace_format(temp_file("hdr.csv", "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime\n"
-                                                 "1,h,0,Read,0,512,1\n")) == TraceFormat::Msr);
+  CHECK(detect_trace_format(temp_file("hdr.csv",
+                                      "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime\n"
+                                      "1,h,0,Read,0,512,1\n")) == TraceFormat::Msr);
   // Five integer columns: DiskSim when a flag exceeds 1 or a time has a fraction.
   CHECK(detect_trace_format(temp_file("a.txt", "0 0 10 8 0\n5 0 10 8 80\n")) == TraceFormat::DiskSim);
   CHECK(detect_trace_format(temp_file("b.txt", "0 0 10 8 0\n5 0 10 8 1\n")) == TraceFormat::SsdSim);
@@ -404,7 +407,8 @@ TEST_CASE("malformed lines: file, line, expected and found", "[trace]") {
       CHECK(e.line() == 2);
       CHECK(e.expected() == "a hexadecimal flags field");
       CHECK(e.found() == "zz");
-      CHECK(std::string(e.what()) == kData + "disksim_bad_flags.trace:2: expected a hexadecimal flags field, found 'zz'");
+      CHECK(std::string(e.what()) ==
+            kData + "disksim_bad_flags.trace:2: expected a hexadecimal flags field, found 'zz'");
     }
   }
   SECTION("wrong field count") {
@@ -515,8 +519,7 @@ TEST_CASE("malformed lines: file, line, expected and found", "[trace]") {
               .find("ft.txt:3: expected a blk event 'task-pid [cpu] flags timestamp: maj,min action ...', found "
                     "'  garbage line here'") != std::string::npos);
     CHECK(error_of("bp.txt", "8,0 0 1 0.5 1 Q W 100 [x]\n", TraceFormat::Blkparse)
-              .find("bp.txt:1: expected a sector range 'sector + nsectors' after the RWBS field") !=
-          std::string::npos);
+              .find("bp.txt:1: expected a sector range 'sector + nsectors' after the RWBS field") != std::string::npos);
     CHECK(error_of("bp2.txt", "8,0 0 1 0.5s 1 Q W 100 + 8 [x]\n", TraceFormat::Blkparse)
               .find("bp2.txt:1: expected a timestamp in seconds (a non-negative decimal), found '0.5s'") !=
           std::string::npos);
@@ -526,16 +529,16 @@ TEST_CASE("malformed lines: file, line, expected and found", "[trace]") {
 TEST_CASE("lenient mode skips and counts malformed lines", "[trace]") {
   const std::string content =
       "1.0 0 10 8 1\n"
-      "2.0 0 10 8 zz\n"      // 2: flags
-      "3.0 0 10 0 1\n"       // 3: size
+      "2.0 0 10 8 zz\n"  // 2: flags
+      "3.0 0 10 0 1\n"   // 3: size
       "4.0 0 10 8 1\n"
-      "x 0 10 8 1\n"         // 5: time
-      "3.5 0 10 8 1\n"       // 6: backwards
-      "5.0 0 10\n"           // 7: fields
+      "x 0 10 8 1\n"    // 5: time
+      "3.5 0 10 8 1\n"  // 6: backwards
+      "5.0 0 10\n"      // 7: fields
       "6.0 0 10 8 0\n"
-      "7.0 0 9999 8 1\n"     // 9: capacity
-      "8.0 0 10 8 g\n"       // 10: flags
-      "9.0 0 10 8";          // 11: truncated
+      "7.0 0 9999 8 1\n"  // 9: capacity
+      "8.0 0 10 8 g\n"    // 10: flags
+      "9.0 0 10 8";       // 11: truncated
   auto o = options({temp_file("lenient.trace", content)}, TraceFormat::DiskSim);
   o.capacity_blocks = 1000;
   CHECK_THROWS_AS(read_all(o), TraceError);
@@ -559,8 +562,8 @@ TEST_CASE("lenient mode skips and counts malformed lines", "[trace]") {
 
 TEST_CASE("window and time_scale arithmetic", "[trace]") {
   // Arrivals (ms): 0, 100, 250.5, 400, 1000.000001, 2000
-  const auto path = temp_file("window.trace",
-                              "0 0 0 1 1\n100 0 1 1 1\n250.5 0 2 1 1\n400 1 3 1 1\n1000.000001 0 4 1 1\n2000 0 5 1 1\n");
+  const auto path = temp_file(
+      "window.trace", "0 0 0 1 1\n100 0 1 1 1\n250.5 0 2 1 1\n400 1 3 1 1\n1000.000001 0 4 1 1\n2000 0 5 1 1\n");
   SECTION("start and stop are inclusive; arrivals relative to start") {
     auto o = options({path});
     o.start_s = 0.1;
@@ -579,15 +582,15 @@ TEST_CASE("window and time_scale arithmetic", "[trace]") {
     o.time_scale = 3.0;
     const auto v = read_all(o);
     REQUIRE(v.size() == 6);
-    CHECK(v[1].command.arrival == ps(33'333'333'333));      // 100 ms / 3
-    CHECK(v[2].command.arrival == ps(83'500'000'000));      // 250.5 ms / 3
-    CHECK(v[4].command.arrival == ps(333'333'333'667));     // 1000.000001 ms / 3 = ...666.67
+    CHECK(v[1].command.arrival == ps(33'333'333'333));   // 100 ms / 3
+    CHECK(v[2].command.arrival == ps(83'500'000'000));   // 250.5 ms / 3
+    CHECK(v[4].command.arrival == ps(333'333'333'667));  // 1000.000001 ms / 3 = ...666.67
     o.time_scale = 0.5;
     o.start_s = 0.25;
     const auto w = read_all(o);
     REQUIRE(w.size() == 4);
-    CHECK(w[0].command.arrival == ps(1'000'000'000));       // (250.5 - 250) ms * 2
-    CHECK(w[3].command.arrival == ps(3'500'000'000'000));   // (2000 - 250) ms * 2
+    CHECK(w[0].command.arrival == ps(1'000'000'000));      // (250.5 - 250) ms * 2
+    CHECK(w[3].command.arrival == ps(3'500'000'000'000));  // (2000 - 250) ms * 2
   }
   SECTION("skip and max count kept requests, after the device filter") {
     auto o = options({path});
@@ -599,7 +602,7 @@ TEST_CASE("window and time_scale arithmetic", "[trace]") {
     REQUIRE(v.size() == 3);
     CHECK(v[0].command.lbn == 1);
     CHECK(v[1].command.lbn == 2);
-    CHECK(v[2].command.lbn == 4);  // lbn 3 is device 1
+    CHECK(v[2].command.lbn == 4);                        // lbn 3 is device 1
     CHECK(v[0].command.arrival == ps(100'000'000'000));  // skipping does not shift times
     CHECK(stats.filtered == 3);
   }
