@@ -102,6 +102,12 @@ void Actuator::start_seek(const sc_core::sc_time& delay) {
 }
 
 void Actuator::catch_up(Time at) {
+  if (follow_.pending && at >= follow_.at) {  // a transfer crossed tracks and has ended
+    follow_.pending = false;
+    cylinder_ = follow_.cylinder;
+    arm_position_ = static_cast<double>(follow_.cylinder);
+    head_ = follow_.head;
+  }
   if (!busy_ || at < seek_end_) return;
   cylinder_ = target_cylinder_;
   arm_position_ = static_cast<double>(target_cylinder_);
@@ -112,10 +118,8 @@ void Actuator::catch_up(Time at) {
 
 void Actuator::on_seek_done() { catch_up(sim_now()); }
 
-void Actuator::follow_transfer(std::uint32_t cylinder, std::uint32_t head) {
-  cylinder_ = cylinder;
-  arm_position_ = static_cast<double>(cylinder);
-  head_ = head;
+void Actuator::follow_transfer(Time at, std::uint32_t cylinder, std::uint32_t head) {
+  follow_ = {true, at, cylinder, head};
 }
 
 void Actuator::trace(Tracer& tracer, const std::string& prefix) {

@@ -41,9 +41,10 @@ class Actuator : public sc_core::sc_module {
   bool busy();
   /// Brings the state up to time `at`: a seek whose end is due has completed.
   void catch_up(Time at);
-  /// Moves the heads without a seek command: used by the read channel when a transfer crosses
-  /// into the next track (head switch or one-cylinder seek, timed by the channel).
-  void follow_transfer(std::uint32_t cylinder, std::uint32_t head);
+  /// The heads end up on (cylinder, head) at time `at` without a seek command: the read channel
+  /// announces this when a transfer will cross into later tracks (head switches or one-cylinder
+  /// seeks, timed by the channel); applied by catch_up once `at` is reached.
+  void follow_transfer(Time at, std::uint32_t cylinder, std::uint32_t head);
   /// Seek time from the current position to (cylinder, head) by the true profile.
   Time seek_time_to(std::uint32_t cylinder, std::uint32_t head) const;
   void trace(Tracer& tracer, const std::string& prefix);
@@ -59,6 +60,12 @@ class Actuator : public sc_core::sc_module {
   Traced<std::uint32_t> head_{0};
   Traced<bool> busy_{false};
   Traced<double> arm_position_{0.0};
+  struct Follow {
+    bool pending = false;
+    Time at{0};
+    std::uint32_t cylinder = 0;
+    std::uint32_t head = 0;
+  } follow_;
   std::uint32_t target_cylinder_ = 0;
   std::uint32_t target_head_ = 0;
   std::uint32_t from_cylinder_ = 0;

@@ -49,8 +49,8 @@ struct DiskParams {
   Time settle() const { return from_ms(settle_ms); }
   DiskGeometry geometry() const;  ///< throws std::invalid_argument if inconsistent
   /// The parameter page this drive publishes: geometry, timing, and the seek profile sampled at
-  /// `seek_calibration_samples` distances (every distance up to 32, then geometric up to a full
-  /// stroke, plus the curve's branch points), as a controller's calibration table would hold.
+  /// `seek_calibration_samples` distances (every distance up to min(32, samples / 3), the curve's
+  /// branch points, a full stroke, and geometric fill in between), as a controller's calibration table would hold.
   ParameterPage parameter_page() const;
   /// Checks ranges; throws std::invalid_argument naming the member and the allowed range.
   void validate() const;

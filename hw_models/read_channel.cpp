@@ -53,6 +53,7 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
   regs_.add("SECTOR_UNDER_HEAD", 0x28, 4, [this] {
     // Angular slot under the head on the current cylinder's zone, at the access's time.
     const Time t = sim_now() + to_time(regs_.access_delay());
+    actuator_.catch_up(t);
     const std::uint32_t spt = geometry_.sectors_per_track(actuator_.cylinder());
     return static_cast<std::uint64_t>(static_cast<__int128>(t.count() % period_.count()) * spt / period_.count());
   });
@@ -160,6 +161,7 @@ void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
   current_lbn_ = lbn_;
   // Tickless: the interrupt is due at the transfer's end and the data moves when the channel is
   // next looked at (catch_up). Only a traced run also wakes the model then.
+  actuator_.follow_transfer(plan_.transfer_end, plan_.end_cylinder, plan_.end_head);
   const sc_core::sc_time due = to_sc(plan_.transfer_end - sim_now());
   transfer_done_irq.raise(due);
   if (transferring_.live()) done_event_.notify(due);
@@ -171,12 +173,14 @@ void ReadChannel::catch_up(Time at) {
     store_.write(lbn_, count_, buffer_.data());
   else
     store_.read(lbn_, count_, buffer_.data());
-  actuator_.follow_transfer(plan_.end_cylinder, plan_.end_head);
   transferring_ = false;
   done_pending_ = true;
 }
 
-void ReadChannel::on_done() { catch_up(sim_now()); }
+void ReadChannel::on_done() {
+  catch_up(sim_now());
+  actuator_.catch_up(sim_now());  // traced runs: the heads' track changes on time in the waveform
+}
 
 void ReadChannel::trace(Tracer& tracer, const std::string& prefix) {
   tracer.add(TraceGroup::Mechanics, transferring_, prefix + ".transferring", WaveFormat::Binary, 1);

@@ -254,7 +254,10 @@ void Controller::on_seek_done() {
     dispatch();
     return;
   }
-  if (state_ != State::Seeking) return;
+  if (state_ != State::Seeking) {  // not expected: acknowledge it so the line does not stay raised
+    write_reg(reg::kActIrqAck, 1, 4);
+    return;
+  }
   // One burst from IRQ_ACK (read: status, then acknowledge), a reserved word, SEEK_START_PS,
   // SEEK_END_PS, SEEK_DISTANCE.
   unsigned char ack_log[28];

@@ -25,7 +25,7 @@ inline constexpr std::uint64_t kHostSq = 0x0;              ///< offset of the su
 inline constexpr std::uint64_t kHostCq = 0x1000'0000;      ///< offset of the completion queue
 inline constexpr std::uint64_t kHostData = 0x1'0000'0000;  ///< offset of data buffer slot 0
 inline constexpr std::uint64_t kHostDataStride =
-    0x4000'0000;  ///< bytes between tag buffers (1 GiB, the largest command)
+    0x4000'0000;  ///< bytes between tag buffers; a buffer is found by its start address
 
 // Host-interface registers (offsets in kHostIf).
 inline constexpr std::uint64_t kRegVersion = 0x00;  ///< RO 32: interface version (1)

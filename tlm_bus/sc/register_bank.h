@@ -16,11 +16,10 @@ namespace drivevp {
 /// Registers of one device, at 4-byte-aligned offsets. An access starts at a register's offset
 /// and either is exactly that register's width (4 or 8 bytes) or is a burst over the following
 /// addresses, served in address order as one bus transaction: each register in the burst is read
-/// or written whole; in a read burst, reserved 4-byte words between registers read as 0. Anything
-/// else answers TLM_ADDRESS_ERROR_RESPONSE (no register at the start offset) or
-/// TLM_BURST_ERROR_RESPONSE (the length splits a register, or a write burst covers a reserved
-/// word). A write that touches a read-only register answers TLM_COMMAND_ERROR_RESPONSE and
-/// writes nothing. Look-up is O(1) by offset.
+/// or written whole; in a read burst, reserved 4-byte words (between registers or after the last one) read as 0.
+/// Anything else answers TLM_ADDRESS_ERROR_RESPONSE (no register at the start offset) or TLM_BURST_ERROR_RESPONSE (the
+/// length splits a register, or a write burst covers a reserved word). A write that touches a read-only register
+/// answers TLM_COMMAND_ERROR_RESPONSE and writes nothing. Look-up is O(1) by offset.
 class RegisterBank {
  public:
   using Reader = std::function<std::uint64_t()>;
@@ -51,7 +50,7 @@ class RegisterBank {
       for (std::uint64_t o = offset; o < offset + length;) {
         const Reg* r = at(o);
         if (!r) {
-          if (!read) {
+          if (!read || o + 4 > offset + length) {  // reserved words only inside read bursts
             trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
             return true;
           }

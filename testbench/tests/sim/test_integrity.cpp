@@ -84,10 +84,10 @@ TEST_CASE("sim: 100000 mixed reads and writes under SPTF conserve requests and d
   CHECK(rewrites > 10000);
 }
 
-// Regression tests for a submission-queue ring that cannot tell full from empty: the host's
-// submission queue has firmware.queue_depth entries and the host may have queue_depth commands
-// submitted but not yet fetched; when a burst fills every entry, the SQ tail wraps onto the
-// firmware's SQ head, the firmware sees an empty queue and nothing is ever served.
+// Regression tests for a submission-queue ring that could not tell full from empty: with
+// firmware.queue_depth entries and queue_depth commands submitted but not yet fetched, the SQ tail
+// wrapped onto the firmware's SQ head and nothing was served. The rings now have queue_depth + 1
+// entries (tlm_bus/sc/address_map.h, kRegQueueSize).
 TEST_CASE("sim: Closed loop with outstanding equal to the queue depth completes every request",
           "[sim][integrity][queue]") {
   TempDir dir("full-closed");

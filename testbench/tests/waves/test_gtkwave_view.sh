@@ -92,6 +92,7 @@ expected=(
   'SystemC.drive.spindle.sector_under_head[31:0]'
   'SystemC.drive.channel.transferring'
   'SystemC.drive.channel.lbn[63:0]'
+  'SystemC.drive.channel.command_id[63:0]'
   # firmware
   'SystemC.firmware.queue_depth[31:0]'
   'SystemC.firmware.current_id[63:0]'
