@@ -53,12 +53,12 @@ void DiskDrive::ramps() {
     const std::int64_t now = sim_now().count();
     if (now % T != 0) wait(to_sc(Time{T - now % T}));  // to the next index
     if (tracer_->live()) {
-      spindle.angle_deg = 0.0;
+      spindle.angle_mdeg = 0;
       spindle.sector_under_head = 0;
     }
     wait(last);
     if (tracer_->live()) {
-      spindle.angle_deg = 360.0 * static_cast<double>(T - 1) / static_cast<double>(T);
+      spindle.angle_mdeg = static_cast<std::uint32_t>(static_cast<__int128>(360'000) * (T - 1) / T);
       spindle.sector_under_head = g.sectors_per_track(actuator.cylinder()) - 1;
     }
     wait(one_ps);

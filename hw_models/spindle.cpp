@@ -49,7 +49,7 @@ void Spindle::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& del
 }
 
 void Spindle::trace(Tracer& tracer, const std::string& prefix) {
-  tracer.add_plain(TraceGroup::Mechanics, angle_deg, prefix + ".angle_deg", WaveFormat::AnalogInterpolated);
+  tracer.add_plain(TraceGroup::Mechanics, angle_mdeg, prefix + ".angle_mdeg", WaveFormat::AnalogInterpolated, 32);
   tracer.add_plain(TraceGroup::Mechanics, sector_under_head, prefix + ".sector_under_head",
                    WaveFormat::AnalogInterpolated, 32);
 }

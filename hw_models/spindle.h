@@ -35,11 +35,13 @@ class Spindle : public sc_core::sc_module {
   double phase_at(Time t) const;
   /// Phase origin: spindle phase is 0 at this time (and every period after).
   Time phase_origin() const { return Time{0}; }
-  /// Registers angle_deg and sector_under_head (mechanics group), written by DiskDrive at each
+  /// Registers angle_mdeg and sector_under_head (mechanics group), written by DiskDrive at each
   /// index and 1 ps before the next: drawn interpolated they are the exact ramps.
   void trace(Tracer& tracer, const std::string& prefix);
 
-  double angle_deg = 0;                 ///< for waveforms only: ramp end points, degrees
+  /// For waveforms only: ramp end points, millidegrees (an integer: SystemC writes integer VCD
+  /// values several times faster than reals).
+  std::uint32_t angle_mdeg = 0;
   std::uint32_t sector_under_head = 0;  ///< for waveforms only: ramp end points, slot index
 
  private:

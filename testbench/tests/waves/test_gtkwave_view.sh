@@ -3,7 +3,7 @@
 # then checks the outputs the way an engineer would use them:
 #   1. waves.vcd + waves.gtkw open in GTKWave (headless, waveforms/check_gtkwave.sh) and show
 #      every traced signal of every group, with traces drawn; the same for waves.fst;
-#   2. waves.gtkw shows drive.actuator.cylinder and drive.spindle.angle_deg as analog traces;
+#   2. waves.gtkw shows drive.actuator.cylinder and drive.spindle.angle_mdeg as analog traces;
 #   3. the VCD's $timescale is 1 ps;
 #   4. the VCD records no value change outside the window [trace.start, trace.stop] except the
 #      initial dump at time 0, and has changes inside it;
@@ -88,7 +88,7 @@ expected=(
   'SystemC.drive.actuator.head[31:0]'
   'SystemC.drive.actuator.seeking'
   'SystemC.drive.actuator.arm_position'
-  'SystemC.drive.spindle.angle_deg'
+  'SystemC.drive.spindle.angle_mdeg[31:0]'
   'SystemC.drive.spindle.sector_under_head[31:0]'
   'SystemC.drive.channel.transferring'
   'SystemC.drive.channel.lbn[63:0]'
@@ -157,7 +157,7 @@ echo "$me: VCD timescale 1 ps; $inside value changes inside the window [$start_p
 
 # 2. Analog display of cylinder and angle in the save file: the "@<hex flags>" line before the
 # signal line must have Analog/Step (0x8000) or Analog/Interpolated (0x10000) set.
-for sig in 'drive.actuator.cylinder[31:0]' 'drive.spindle.angle_deg'; do
+for sig in 'drive.actuator.cylinder[31:0]' 'drive.spindle.angle_mdeg[31:0]'; do
   flags=$(awk -v want="SystemC.$sig" '/^@/ { f = substr($0, 2) } $0 == want { print f; exit }' "$out/waves.gtkw")
   [[ -n $flags ]] || fail "waves.gtkw has no line 'SystemC.$sig'"
   (((16#$flags & 0x18000) != 0)) || fail "waves.gtkw shows SystemC.$sig with flags @$flags, not analog (0x8000 or 0x10000)"
