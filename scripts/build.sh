@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages drivevp needs (idempotent), then configures and builds the given
-# CMake preset (default: "default" into build/) if anything is missing or out of date.
+# CMake preset (default: "default" into build/) if anything is missing or out of date; a second
+# argument limits the build to one target (the ./drivevp wrapper builds only the simulator).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 preset=${1:-default}
@@ -12,4 +13,8 @@ case "$preset" in
   *) echo "build.sh: unknown preset '$preset' (expected default or asan)" >&2; exit 2 ;;
 esac
 [ -f "$dir/build.ninja" ] || cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset"
+if [ -n "${2:-}" ]; then
+  cmake --build --preset "$preset" --target "$2"
+else
+  cmake --build --preset "$preset"
+fi
