@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #include <unistd.h>
 
@@ -55,21 +56,59 @@ RunMonitor::RunMonitor(const std::string& csv_path, std::uint64_t warmup_request
       expected_(expected_requests),
       progress_enabled_(progress && isatty(STDERR_FILENO)),
       started_(std::chrono::steady_clock::now()),
-      last_progress_(started_) {
+      last_progress_(started_),
+      ring_(kRingSize) {
   if (!csv_path_.empty()) {
     csv_ = std::fopen(csv_path_.c_str(), "wb");
     if (!csv_) throw std::runtime_error("cannot create " + csv_path_);
     std::fputs(csv_header(), csv_);
   }
+  writer_ = std::thread([this] { drain(); });
 }
 
 RunMonitor::~RunMonitor() {
+  stop_writer();
   if (csv_) std::fclose(csv_);
 }
 
 void RunMonitor::record(const RequestRecord& r) {
   ++recorded_;
-  if (recorded_ > warmup_) metrics_.add(r);
+  // Hand the record to the writer thread (single producer, single consumer ring, in order).
+  const std::uint64_t tail = tail_.load(std::memory_order_relaxed);
+  while (tail - head_.load(std::memory_order_acquire) == kRingSize) std::this_thread::yield();  // full
+  ring_[tail % kRingSize] = r;
+  tail_.store(tail + 1, std::memory_order_release);
+  if (progress_enabled_ && (recorded_ & 1023) == 0) progress(r);
+}
+
+void RunMonitor::drain() {
+  std::uint64_t processed = 0;
+  unsigned idle = 0;
+  for (;;) {
+    const std::uint64_t head = head_.load(std::memory_order_relaxed);
+    if (head == tail_.load(std::memory_order_acquire)) {
+      if (done_.load(std::memory_order_acquire) && head == tail_.load(std::memory_order_acquire)) return;
+      // Empty: spin briefly, then sleep, so an idle writer does not hold a core.
+      if (++idle < 64)
+        std::this_thread::yield();
+      else
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      continue;
+    }
+    idle = 0;
+    write_row(ring_[head % kRingSize], ++processed);
+    head_.store(head + 1, std::memory_order_release);
+  }
+}
+
+void RunMonitor::stop_writer() {
+  if (!writer_.joinable()) return;
+  done_.store(true, std::memory_order_release);
+  writer_.join();
+}
+
+void RunMonitor::write_row(const RequestRecord& r, std::uint64_t index) {
+  if (index > warmup_) metrics_.add(r);
   if (csv_) {
     if (buffer_.size() < kFlushAt + kMaxRow) buffer_.resize(kFlushAt + kMaxRow);
     char* const start = buffer_.data() + used_;
@@ -106,7 +145,6 @@ void RunMonitor::record(const RequestRecord& r) {
       used_ = 0;
     }
   }
-  if (progress_enabled_ && (recorded_ & 1023) == 0) progress(r);
 }
 
 void RunMonitor::progress(const RequestRecord& r) {
@@ -125,6 +163,7 @@ void RunMonitor::progress(const RequestRecord& r) {
 }
 
 void RunMonitor::finish() {
+  stop_writer();
   if (progress_shown_) {
     fmt::print(stderr, "\n");
     progress_shown_ = false;

@@ -1,10 +1,12 @@
 // The run monitor: one requests.csv row per completed request, summary metrics, progress.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -31,14 +33,23 @@ class RunMonitor {
   RunMonitor(const RunMonitor&) = delete;
   RunMonitor& operator=(const RunMonitor&) = delete;
 
+  /// Queues `r` for the writer thread (formatting and metrics run there, in record order, so
+  /// the output bytes are the same as a single-threaded writer's). Blocks only while the ring of
+  /// kRingSize records is full.
   void record(const RequestRecord& r);
-  /// Flushes and closes the CSV; throws std::runtime_error on a write error.
+  /// Waits for the writer thread, then flushes and closes the CSV; throws std::runtime_error on
+  /// a write error.
   void finish();
+  /// Valid after finish().
   const RunMetrics& metrics() const { return metrics_; }
   std::uint64_t recorded() const { return recorded_; }
 
  private:
+  static constexpr std::size_t kRingSize = 4096;  ///< records in flight to the writer (flat memory)
   void progress(const RequestRecord& r);
+  void drain();        ///< the writer thread's loop
+  void stop_writer();  ///< signals the end and joins the writer
+  void write_row(const RequestRecord& r, std::uint64_t index);
   std::FILE* csv_ = nullptr;
   std::string csv_path_;
   std::vector<char> buffer_;  ///< pending CSV bytes [0, used_)
@@ -51,6 +62,12 @@ class RunMonitor {
   bool progress_shown_ = false;
   std::chrono::steady_clock::time_point started_;
   std::chrono::steady_clock::time_point last_progress_;
+  // Single-producer single-consumer ring between the simulation and the writer thread.
+  std::vector<RequestRecord> ring_;
+  std::atomic<std::uint64_t> head_{0};  ///< next record the writer takes
+  std::atomic<std::uint64_t> tail_{0};  ///< next slot the simulation fills
+  std::atomic<bool> done_{false};
+  std::thread writer_;
 };
 
 }  // namespace drivevp
