@@ -21,21 +21,8 @@
 set -euo pipefail
 
 me=test_gtkwave_view
-fail() {
-  echo "$me: FAIL: $*" >&2
-  exit 1
-}
-usage() {
-  echo "$me: $*" >&2
-  echo "usage: $me.sh DRIVEVP_BINARY SOURCE_DIR" >&2
-  exit 2
-}
-
-[[ $# -eq 2 ]] || usage "expected 2 arguments, got $#"
-drivevp=$1
-src=$2
-[[ -x $drivevp ]] || usage "'$drivevp' is not an executable"
-[[ -d $src ]] || usage "'$src' is not a directory"
+# shellcheck source=testbench/tests/waves/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 check_gtkwave=$src/waveforms/check_gtkwave.sh
 checker=$src/testbench/tests/waves/check_waves_vs_requests.py
 scenario=$src/configs/synthetic-hp97560.toml
