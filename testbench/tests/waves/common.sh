@@ -1,5 +1,5 @@
 # Shared prologue of the waveform test scripts: sourced after `me` is set; checks the two
-# arguments (DRIVEVP_BINARY SOURCE_DIR) and defines fail / usage.
+# arguments (DRIVEVP_BINARY SOURCE_DIR) and defines fail / usage / make_workdir.
 fail() {
   echo "$me: FAIL: $*" >&2
   exit 1
@@ -14,3 +14,9 @@ drivevp=$1
 src=$2
 [[ -x $drivevp ]] || usage "'$drivevp' is not an executable"
 [[ -d $src ]] || usage "'$src' is not a directory"
+# A scratch directory $work (removed on exit) with the run's output directory $out inside it.
+make_workdir() {
+  work=$(mktemp -d "${TMPDIR:-/tmp}/$me.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+  out=$work/out
+}

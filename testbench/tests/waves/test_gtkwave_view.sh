@@ -35,9 +35,7 @@ done
 run_timeout=${RUN_TIMEOUT:-300}
 max_vcd_bytes=${MAX_VCD_BYTES:-4000000}
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/$me.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-out=$work/out
+make_workdir
 
 # The trace window, in seconds of simulated time, and the same in ps (the VCD time unit).
 # The synthetic scenario runs at 30 requests/s: 300 requests are about 10 s of simulated time.

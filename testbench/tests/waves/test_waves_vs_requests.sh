@@ -24,9 +24,7 @@ done
 run_timeout=${RUN_TIMEOUT:-300}
 check_timeout=${CHECK_TIMEOUT:-120}
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/$me.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-out=$work/out
+make_workdir
 
 t0=$(date +%s.%N)
 set +e
