@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 
 namespace drivevp {
 
@@ -15,9 +16,21 @@ using Time = std::chrono::duration<std::int64_t, std::pico>;
 /// "No deadline" marker for Command::deadline.
 inline constexpr Time kNoDeadline = Time::max();
 
+/// Largest arrival time a workload may ask for: half the Time range, 4,611,686 s (53.4 days), so
+/// that queueing and service after the last arrival still fit. Inputs that would place an arrival
+/// later (trace window and time_scale, synthetic rate and count) are rejected before time zero.
+inline constexpr Time kMaxArrival = Time::max() / 2;
+
 /// Converts milliseconds (double) to Time, rounding to the nearest picosecond.
-constexpr Time from_ms(double ms) { return Time{static_cast<std::int64_t>(ms * 1e9 + (ms >= 0 ? 0.5 : -0.5))}; }
-/// Converts seconds (double) to Time, rounding to the nearest picosecond.
+/// Throws std::out_of_range when `ms` is not finite or the result does not fit Time (|ms| must be
+/// below 9,223,372,036 ms, about 106 days): every double-to-time conversion is checked, so no
+/// input can wrap simulated time (callers validate their keys first and name them).
+constexpr Time from_ms(double ms) {
+  const double ps = ms * 1e9;
+  if (!(ps > -0x1p63 && ps < 0x1p63)) throw std::out_of_range("time out of range: the int64 picosecond clock holds +/- 106 days");
+  return Time{static_cast<std::int64_t>(ps + (ms >= 0 ? 0.5 : -0.5))};
+}
+/// Converts seconds (double) to Time, rounding to the nearest picosecond; throws as from_ms().
 constexpr Time from_s(double s) { return from_ms(s * 1e3); }
 /// Time as milliseconds (double).
 constexpr double to_ms(Time t) { return static_cast<double>(t.count()) * 1e-9; }

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -52,9 +55,49 @@ std::string show(const toml::node& n) {
     os << (*n.value<bool>() ? "true" : "false");
   else
     os << "a " << n.type();
-  std::string s = os.str();
-  if (s.size() > 60) s = s.substr(0, 57) + "...";
-  return s;
+  return printable_text(os.str(), 60);
+}
+
+/// A key or a --set argument as a message quotes it: printable and at most 80 bytes.
+std::string clip(const std::string& s) { return printable_text(s, 80); }
+
+/// Deepest table nesting a scenario may use. The deepest real key is device.seek_curve.x (3);
+/// the limit stops a header such as [a.a.a...] 200,000 levels deep before toml++ recurses on it.
+constexpr int kMaxKeyDepth = 16;
+
+/// Checks every table header and key of `text` for nesting deeper than kMaxKeyDepth, counting
+/// the dots of the header or of the key before '=' outside quotes. Throws ConfigError naming the
+/// line. (A line inside a multi-line string is checked too; no real scenario has such a line.)
+void check_nesting(std::string_view text, const std::string& file) {
+  std::size_t line_no = 0;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t nl = std::min(text.find('\n', pos), text.size());
+    const std::string_view line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    ++line_no;
+    std::size_t i = line.find_first_not_of(" \t");
+    if (i == std::string_view::npos || line[i] == '#') continue;
+    const bool header = line[i] == '[';
+    int depth = 1;
+    char quote = 0;
+    for (; i < line.size(); ++i) {
+      const char c = line[i];
+      if (quote != 0) {
+        if (c == quote) quote = 0;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '.') {
+        ++depth;
+      } else if ((header && c == ']' && i + 1 < line.size() && line[i + 1] != ']') || (!header && c == '=')) {
+        break;
+      }
+    }
+    if (depth > kMaxKeyDepth)
+      throw ConfigError(fmt::format("{}:{}: expected a table header or key at most {} levels deep, found {} levels",
+                                    file, line_no, kMaxKeyDepth, depth));
+    if (nl == text.size()) break;
+  }
 }
 
 std::int64_t get_int(const toml::node& n, std::int64_t lo, std::int64_t hi) {
@@ -315,14 +358,20 @@ std::vector<KeySpec> build_schema() {
       [](const toml::node& n, Scenario& sc) {
         sc.trace.capacity = *parse_capacity_policy(get_choice(n, {"error", "wrap", "scale"}));
       });
-  add("workload.device", "integer", "[0, 4294967295]", "trace: keep only this device / ASU",
-      [](const toml::node& n, Scenario& sc) {
+  add("workload.device", "integer or \"all\"", "[0, 4294967295] or \"all\"",
+      "trace: keep only this device / ASU; \"all\" (the default) keeps every device", [](const toml::node& n, Scenario& sc) {
+        if (n.value_exact<std::string>() == std::optional<std::string>("all")) {
+          sc.trace.device.reset();
+          return;
+        }
+        if (!n.is_integer()) throw Invalid{"an integer in [0, 4294967295] or \"all\"", show(n)};
         sc.trace.device = static_cast<std::uint32_t>(get_int(n, 0, 4294967295LL));
       });
-  add("workload.start_s", "number", "[0, 1e9]", "trace: window start, trace seconds",
-      [](const toml::node& n, Scenario& sc) { sc.trace.start_s = get_float(n, 0, 1e9); });
-  add("workload.stop_s", "number", "[0, 1e9]", "trace: window end, trace seconds",
-      [](const toml::node& n, Scenario& sc) { sc.trace.stop_s = get_float(n, 0, 1e9); });
+  // The trace clock is int64 picoseconds from the trace start: 9,223,371 s (106 days).
+  add("workload.start_s", "number", "[0, 9223371]", "trace: window start, trace seconds",
+      [](const toml::node& n, Scenario& sc) { sc.trace.start_s = get_float(n, 0, 9'223'371); });
+  add("workload.stop_s", "number", "[0, 9223371]", "trace: window end, trace seconds",
+      [](const toml::node& n, Scenario& sc) { sc.trace.stop_s = get_float(n, 0, 9'223'371); });
   add("workload.skip_requests", "integer", "[0, 1e15]", "trace: drop the first N kept requests",
       [](const toml::node& n, Scenario& sc) {
         sc.trace.skip_requests = static_cast<std::uint64_t>(get_int(n, 0, 1'000'000'000'000'000));
@@ -425,13 +474,27 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   toml::table root;
   const std::string file = path.empty() ? "<default scenario>" : path;
   sc.source = file;
+  std::string text;
+  if (path.empty()) {
+    text = kDefaultScenarioToml;
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ConfigError(fmt::format("{}: cannot read the scenario: {}", clip(file), std::strerror(errno)));
+    // A scenario is a few kB; the bound keeps a wrong path (a trace, an image) from being read whole.
+    constexpr std::streamsize kMaxScenarioBytes = 1 << 20;
+    text.resize(kMaxScenarioBytes + 1);
+    in.read(text.data(), kMaxScenarioBytes + 1);
+    if (in.bad()) throw ConfigError(fmt::format("{}: cannot read the scenario: {}", clip(file), std::strerror(errno)));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > static_cast<std::size_t>(kMaxScenarioBytes))
+      throw ConfigError(fmt::format("{}: expected a scenario file of at most 1 MiB, found a larger file", clip(file)));
+  }
+  check_nesting(text, file);
   try {
-    root = path.empty() ? toml::parse(std::string_view(kDefaultScenarioToml), std::string_view("<default scenario>"))
-                        : toml::parse_file(path);
+    root = toml::parse(std::string_view(text), std::string_view(file));
   } catch (const toml::parse_error& e) {
-    if (e.source().begin.line == 0)
-      throw ConfigError(fmt::format("{}: cannot read the scenario: {}", file, e.description()));
-    throw ConfigError(fmt::format("{}:{}: TOML syntax error: {}", file, e.source().begin.line, e.description()));
+    throw ConfigError(fmt::format("{}:{}: TOML syntax error: {}", clip(file), e.source().begin.line,
+                                  printable_text(e.description(), 200)));
   }
   if (path.empty()) {
     sc.base_dir = data_dir();
@@ -442,23 +505,41 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 
   std::map<std::string, Entry> entries;
   flatten(root, "", file, entries);
+  // The embedded default replays a DiskSim trace (device 14, format disksim). A user who names
+  // their own workload on the command line (workload.path or workload.kind) means that workload,
+  // not the default's with a different file: the default's [workload] settings are dropped.
+  if (path.empty() && std::any_of(overrides.begin(), overrides.end(), [](const std::string& o) {
+        return o.rfind("workload.path=", 0) == 0 || o.rfind("workload.kind=", 0) == 0;
+      })) {
+    for (auto it = entries.begin(); it != entries.end();)
+      it = it->first.rfind("workload.", 0) == 0 ? entries.erase(it) : std::next(it);
+  }
   std::vector<toml::table> override_tables;
   override_tables.reserve(overrides.size());
   for (const std::string& o : overrides) {
     const auto eq = o.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw ConfigError(fmt::format("--set {}: expected KEY=VALUE, found no '='", o));
+      throw ConfigError(fmt::format("--set {}: expected KEY=VALUE, found no '='", clip(o)));
     const std::string key = o.substr(0, eq);
     const std::string value = o.substr(eq + 1);
+    const std::string where = "--set " + clip(o);
+    // One TOML value on one line: a newline would let the value inject (or hide) other keys.
+    if (value.find_first_of("\r\n") != std::string::npos)
+      throw ConfigError(fmt::format("{}: {}: expected one TOML value on one line, found a line break", where, clip(key)));
     toml::table t;
     try {
       t = toml::parse("v = " + value);
     } catch (const toml::parse_error&) {
-      t = toml::table{{"v", value}};
+      t = toml::table{{"v", value}};  // not a TOML value: the text itself, as a string
     }
+    if (t.size() != 1 || !t.contains("v"))
+      throw ConfigError(fmt::format("{}: {}: expected one TOML value, found more than one", where, clip(key)));
     override_tables.push_back(std::move(t));
-    entries[key] = {override_tables.back().get("v"), "--set " + o};
+    entries[key] = {override_tables.back().get("v"), where};
   }
+  // workload.kind defaults to "trace" when a trace path is given, "synthetic" otherwise.
+  if (entries.count("workload.path") && !entries.count("workload.kind"))
+    sc.workload_kind = Scenario::WorkloadKind::Trace;
 
   // Unknown keys first: nothing is applied if any key is wrong.
   const std::string policy_key = [&] {
@@ -479,14 +560,14 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
       std::string allowed;
       for (const PolicyParameter& p : policy_info->params) allowed += ", firmware." + p.name;
       throw ConfigError(fmt::format("{}: unknown key '{}': policy '{}' accepts firmware.policy, firmware.queue_depth{}",
-                                    e.where, key, policy_info->key, allowed));
+                                    e.where, clip(key), policy_info->key, allowed));
     }
-    const std::string section = key.substr(0, key.find('.'));
+    const std::string section = clip(key.substr(0, key.find('.')));
     std::string allowed;
     for (const KeySpec& k : schema())
       if (k.key.rfind(section + ".", 0) == 0) allowed += (allowed.empty() ? "" : ", ") + k.key;
     if (allowed.empty()) allowed = "sections device, firmware, workload, run, trace, output";
-    throw ConfigError(fmt::format("{}: unknown key '{}'; allowed: {}", e.where, key, allowed));
+    throw ConfigError(fmt::format("{}: unknown key '{}'; allowed: {}", e.where, clip(key), allowed));
   }
 
   for (const KeySpec& k : schema()) {
@@ -546,6 +627,18 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     if (sc.requests == 0)
       throw ConfigError(fmt::format("{}: run.requests: expected an integer >= 1 for a synthetic workload, found 0",
                                     where("run.requests")));
+    // Simulated time must hold the last arrival (open loop): the expected last arrival is
+    // requests / rate; half the limit leaves room for the Poisson spread (a guard in the source
+    // stops a run whose draws still exceed it).
+    if (!sc.host.closed_loop &&
+        static_cast<double>(sc.requests) / sc.synthetic.rate_per_s > to_s(kMaxArrival) / 2)
+      throw ConfigError(fmt::format(
+          "{}: workload.rate_per_s: expected at least run.requests / {} s = {:.6g} requests per second, so that "
+          "the last arrival stays within the simulated-time limit of {} s (53.4 days; int64 picoseconds), found {}",
+          where("workload.rate_per_s"), kMaxArrival.count() / 2'000'000'000'000,
+          static_cast<double>(sc.requests) / (to_s(kMaxArrival) / 2), kMaxArrival.count() / 1'000'000'000'000,
+          sc.synthetic.rate_per_s));
+    sc.synthetic.arrivals_used = !sc.host.closed_loop;
     sc.synthetic.seed = sc.seed;
     sc.synthetic.requests = sc.requests;
     sc.synthetic.capacity_blocks = capacity;

@@ -1,4 +1,5 @@
 // Helpers shared by the trace readers: field splitting and locale-free number parsing.
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <limits>
@@ -170,8 +171,8 @@ bool parse_block_count(std::string_view s, std::uint32_t& v, Failure& failure) {
   std::int64_t c = 0;
   if (!parse_i64(s, c)) return fail(failure, "a block count (a positive integer)", s);
   if (c <= 0) return fail(failure, "a positive block count", s);
-  if (c > std::numeric_limits<std::uint32_t>::max()) {
-    return fail(failure, "a block count below 2^32", s);
+  if (c > kMaxCommandBlocks) {
+    return fail(failure, "a block count of at most 65536 (32 MiB, the firmware's largest transfer)", s);
   }
   v = static_cast<std::uint32_t>(c);
   return true;
@@ -187,8 +188,8 @@ bool bytes_to_blocks(std::uint64_t offset, std::int64_t size, std::string_view f
   const std::uint64_t end_byte = offset + usize;
   const std::uint64_t end = end_byte / kBlockBytes + (end_byte % kBlockBytes != 0 ? 1 : 0);
   const std::uint64_t count = end - first;
-  if (count > std::numeric_limits<std::uint32_t>::max()) {
-    return fail(failure, "a request of fewer than 2^32 blocks", found);
+  if (count > kMaxCommandBlocks) {
+    return fail(failure, "a request of at most 65536 blocks (32 MiB, the firmware's largest transfer)", found);
   }
   out.lbn = first;
   out.blocks = static_cast<std::uint32_t>(count);
@@ -196,3 +197,49 @@ bool bytes_to_blocks(std::uint64_t offset, std::int64_t size, std::string_view f
 }
 
 }  // namespace drivevp::trace_detail
+
+namespace drivevp {
+
+std::string printable_text(std::string_view s, std::size_t max_bytes) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(std::min(s.size(), max_bytes) + 8);
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    // Length of a valid UTF-8 sequence starting here (RFC 3629: no overlongs, no surrogates,
+    // nothing above U+10FFFF); 0 when the byte does not start one.
+    std::size_t len = 0;
+    if (c < 0x80) {
+      len = 1;
+    } else if (c >= 0xC2 && c <= 0xF4) {
+      const std::size_t want = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+      if (i + want <= s.size()) {
+        len = want;
+        for (std::size_t k = 1; k < want; ++k)
+          if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) len = 0;
+        const auto c1 = want > 1 && len ? static_cast<unsigned char>(s[i + 1]) : 0x80;
+        if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) || (c == 0xF0 && c1 < 0x90) ||
+            (c == 0xF4 && c1 > 0x8F))
+          len = 0;
+      }
+    }
+    if (i + std::max<std::size_t>(len, 1) > max_bytes) {
+      out += "...";
+      return out;
+    }
+    const bool control = len == 1 && ((c < 0x20 && c != '\t') || c == 0x7F);
+    if (len == 0 || control) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+      ++i;
+    } else {
+      out.append(s.data() + i, len);
+      i += len;
+    }
+  }
+  return out;
+}
+
+}  // namespace drivevp

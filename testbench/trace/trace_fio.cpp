@@ -108,6 +108,10 @@ class FioParser final : public LineParser {
   bool wait(std::string_view us, Record& out, Failure& failure) {
     std::uint64_t v = 0;
     if (!parse_u64(us, v)) return fail(failure, "a wait in microseconds (a non-negative integer)", us);
+    // The sum of waits is the log's clock: keep it within Time's 106 days (and never wrap).
+    if (v > kMaxElapsedUs - elapsed_us_) {
+      return fail(failure, "a wait that keeps the sum of waits within 106 days (9,223,371,000,000 us)", us);
+    }
     elapsed_us_ += v;
     out.kind = Record::Kind::NonRequest;
     set_time(out);
@@ -143,6 +147,7 @@ class FioParser final : public LineParser {
     return true;
   }
 
+  static constexpr std::uint64_t kMaxElapsedUs = 9'223'371'000'000;  ///< 9,223,371 s
   int version_ = 0;
   std::uint64_t elapsed_us_ = 0;
 };

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <string_view>
 #include <utility>
 
@@ -44,11 +45,27 @@ std::string format_seconds(std::int64_t ps) {
   return s;
 }
 
-/// What a message quotes: the field, or the start of an over-long line.
-std::string quote(std::string_view found) {
-  constexpr std::size_t kMax = 120;
-  if (found.size() <= kMax) return std::string(found);
-  return std::string(found.substr(0, kMax)) + "...";
+/// What a message quotes: the field, or the start of an over-long line, made printable.
+std::string quote(std::string_view found) { return printable_text(found, 120); }
+
+/// Whether the first bytes of a file are binary rather than text: a NUL byte, or more than 1 in
+/// 8 bytes being control characters other than tab, newline, carriage return and form feed.
+/// Sets `why` to a description of the evidence.
+bool looks_binary(const char* data, std::size_t n, std::string& why) {
+  std::size_t control = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(data[i]);
+    if (c == 0) {
+      why = fmt::format("a NUL byte at offset {}", i);
+      return true;
+    }
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7F) ++control;
+  }
+  if (n > 0 && control * 8 > n) {
+    why = fmt::format("{} control bytes in the first {}", control, n);
+    return true;
+  }
+  return false;
 }
 
 // --- line reader ---------------------------------------------------------------------------
@@ -107,6 +124,12 @@ class LineReader {
     }
     if (end_ == buf_.size()) buf_.resize(buf_.size() * 2);  // a line longer than the buffer
     const std::size_t got = std::fread(buf_.data() + end_, 1, buf_.size() - end_, file_);
+    if (first_fill_) {
+      // A binary file (e.g. a VMware vscsi trace) is named as such before any line is parsed.
+      first_fill_ = false;
+      std::string why;
+      if (looks_binary(buf_.data(), std::min<std::size_t>(got, 4096), why)) throw TraceError::binary_file(path_, why);
+    }
     end_ += got;
     if (got == 0) {
       if (std::ferror(file_) != 0) {
@@ -122,6 +145,7 @@ class LineReader {
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   bool eof_ = false;
+  bool first_fill_ = true;
   bool unterminated_ = false;
   std::uint64_t line_no_ = 0;
 };
@@ -239,10 +263,13 @@ class FileCursor {
 
   std::uint64_t lines() const { return reader_.line_no(); }
   std::uint64_t ignored() const { return ignored_; }
+  /// Records seen (requests, non-requests and malformed lines): 0 for a file with no record.
+  std::uint64_t records() const { return requests_ + ignored_ + malformed_; }
   const std::string& path() const { return path_; }
 
  private:
   void report(std::string_view line, std::string_view expected, std::string_view found) {
+    ++malformed_;
     if (reader_.unterminated()) {
       // The last line has no newline and does not parse: most likely a truncated file.
       truncated_ = fmt::format("a complete last record (the file ends without a newline; {})", expected);
@@ -268,6 +295,7 @@ class FileCursor {
   std::int64_t prev_t_ = 0;
   std::uint64_t ignored_ = 0;
   std::uint64_t requests_ = 0;
+  std::uint64_t malformed_ = 0;
 };
 
 // --- the whole replay ------------------------------------------------------------------------
@@ -311,29 +339,30 @@ class Pipeline {
 
       ++trace_requests_;
       const std::uint32_t device = fio_ ? static_cast<std::uint32_t>(it.file) : it.device;
+      if (mode_ == Mode::Validate) count_device(device);
       if (o_.device && device != *o_.device) {
-        drop();
+        ++dropped_.device;
         continue;
       }
       const std::uint64_t end = it.lbn + it.blocks;
       if (mode_ == Mode::Validate && end > extent_) extent_ = end;
       if (it.t_ps < start_ps_) {
-        drop();
+        ++dropped_.before_start;
         continue;
       }
       if (stop_ps_ >= 0 && it.t_ps > stop_ps_) {
         if (mode_ == Mode::Stream) break;  // times are non-decreasing: nothing later is kept
-        drop();
+        ++dropped_.after_stop;
         continue;
       }
       if (skipped_ < o_.skip_requests) {
         ++skipped_;
-        drop();
+        ++dropped_.skip;
         continue;
       }
       if (o_.max_requests != 0 && yielded_ >= o_.max_requests) {
         if (mode_ == Mode::Stream) break;
-        drop();
+        ++dropped_.limit;
         continue;
       }
       SourceRequest r;
@@ -351,18 +380,15 @@ class Pipeline {
       }
       if (mode_ == Mode::Stream) map_capacity(c);
       c.arrival = Time{scale(it.t_ps - start_ps_)};
+      last_arrival_ = c.arrival;
+      last_trace_time_ = Time{it.t_ps - start_ps_};
       r.origin_line = it.line;
       ++yielded_;
       if (live_ != nullptr && mode_ == Mode::Stream) ++live_->requests;
       out = r;
       return true;
     }
-    if (!done_) {
-      done_ = true;
-      if (live_ != nullptr && mode_ == Mode::Stream) {
-        live_->filtered = live_->trace_requests >= yielded_ ? live_->trace_requests - yielded_ : 0;
-      }
-    }
+    done_ = true;
     return false;
   }
 
@@ -375,14 +401,39 @@ class Pipeline {
       s.ignored += c->ignored();
     }
     s.trace_requests = trace_requests_;
+    s.selected = yielded_;
+    s.dropped_device = dropped_.device;
+    s.dropped_before_start = dropped_.before_start;
+    s.dropped_after_stop = dropped_.after_stop;
+    s.dropped_skip = dropped_.skip;
+    s.dropped_limit = dropped_.limit;
+    s.filtered = trace_requests_ - yielded_;
+    s.devices.assign(devices_.begin(), devices_.end());
+    s.more_devices = more_devices_;
+    s.last_arrival = last_arrival_;
+    s.last_trace_time = last_trace_time_;
     s.skipped_malformed = reporter_.skipped_;
     s.first_malformed = reporter_.first_;
     s.trace_extent_blocks = extent_;
   }
 
+  /// Validate mode: every file has at least one record (TraceError otherwise, as detection).
+  void require_records() const {
+    for (const auto& c : cursors_)
+      if (c->records() == 0) throw TraceError(c->path(), 0, "a trace record", "end of file");
+  }
+
  private:
-  void drop() {
-    if (live_ != nullptr && mode_ == Mode::Stream) ++live_->filtered;
+  /// Requests per device, for the "no request selected" message and summary.json.
+  void count_device(std::uint32_t device) {
+    auto it = devices_.find(device);
+    if (it != devices_.end()) {
+      ++it->second;
+    } else if (devices_.size() < 64) {
+      devices_.emplace(device, 1);
+    } else {
+      ++more_devices_;
+    }
   }
 
   std::int64_t scale(std::int64_t delta_ps) const {
@@ -429,6 +480,13 @@ class Pipeline {
   std::uint64_t trace_requests_ = 0;
   std::uint64_t skipped_ = 0;
   std::uint64_t yielded_ = 0;
+  struct {
+    std::uint64_t device = 0, before_start = 0, after_stop = 0, skip = 0, limit = 0;
+  } dropped_;
+  std::map<std::uint32_t, std::uint64_t> devices_;
+  std::uint64_t more_devices_ = 0;
+  Time last_arrival_{0};
+  Time last_trace_time_{0};
   bool done_ = false;
 };
 
@@ -516,13 +574,27 @@ TraceFormat classify(std::string_view line, bool& numeric5, bool& disksim_eviden
 
 // --- public functions ----------------------------------------------------------------------
 
-TraceError::TraceError(std::string file, std::uint64_t line, std::string expected, std::string found)
-    : std::runtime_error(line == 0 ? fmt::format("{}: expected {}, found '{}'", file, expected, found)
-                                   : fmt::format("{}:{}: expected {}, found '{}'", file, line, expected, found)),
+TraceError::TraceError(std::string file, std::uint64_t line, std::string expected, std::string found,
+                       std::string message)
+    : std::runtime_error(message),
       file_(std::move(file)),
       line_(line),
       expected_(std::move(expected)),
       found_(std::move(found)) {}
+
+TraceError::TraceError(std::string file, std::uint64_t line, std::string expected, std::string found)
+    : TraceError(file, line, expected, printable_text(found, 160),
+                 line == 0 ? fmt::format("{}: expected {}, found '{}'", printable_text(file, 4096), expected,
+                                         printable_text(found, 160))
+                           : fmt::format("{}:{}: expected {}, found '{}'", printable_text(file, 4096), line, expected,
+                                         printable_text(found, 160))) {}
+
+TraceError TraceError::binary_file(const std::string& file, const std::string& why) {
+  const std::string expected = "a text trace in one of the formats disksim, spc, msr, fio, blkparse, ftrace, ssdsim, mqsim";
+  return TraceError(file, 0, expected, "binary file",
+                    fmt::format("{}: binary file, not a supported text trace format ({}; {})",
+                                printable_text(file, 4096), why, expected));
+}
 
 std::string to_string(TraceFormat f) {
   switch (f) {
@@ -632,14 +704,52 @@ TraceFormat detect_trace_format(const std::string& path) {
   return TraceFormat::SsdSim;
 }
 
+namespace {
+
+/// The error for a selection that keeps nothing: what each filter dropped and which devices the
+/// trace has, so that the user sees which key to change.
+std::string no_request_selected(const TraceOptions& o, const TraceStats& s) {
+  std::string paths;
+  for (const auto& p : o.paths) paths += (paths.empty() ? "" : ", ") + printable_text(p, 4096);
+  std::string msg = fmt::format("no request selected from {}: the trace has {} read/write requests", paths,
+                                s.trace_requests);
+  if (s.skipped_malformed > 0) msg += fmt::format(" (and {} malformed lines skipped)", s.skipped_malformed);
+  if (s.trace_requests == 0) return msg + "; nothing to simulate";
+  std::string dropped;
+  auto add = [&dropped](std::uint64_t n, const std::string& what) {
+    if (n > 0) dropped += fmt::format("{}{} by {}", dropped.empty() ? "" : ", ", n, what);
+  };
+  add(s.dropped_device, fmt::format("workload.device = {}", o.device ? std::to_string(*o.device) : "all"));
+  add(s.dropped_before_start, fmt::format("workload.start_s = {}", o.start_s));
+  add(s.dropped_after_stop, fmt::format("workload.stop_s = {}", o.stop_s));
+  add(s.dropped_skip, fmt::format("workload.skip_requests = {}", o.skip_requests));
+  add(s.dropped_limit, fmt::format("run.requests = {}", o.max_requests));
+  msg += "; dropped " + dropped;
+  if (s.dropped_device > 0) {
+    std::string devices;
+    for (const auto& [d, n] : s.devices) devices += fmt::format("{}{}: {}", devices.empty() ? "" : ", ", d, n);
+    if (s.more_devices > 0) devices += fmt::format(", further devices: {}", s.more_devices);
+    msg += fmt::format(". Requests per device in the trace: {}; workload.device = \"all\" keeps every device",
+                       devices);
+  }
+  return msg;
+}
+
+}  // namespace
+
 std::unique_ptr<WorkloadSource> open_trace(const TraceOptions& options, TraceStats* stats) {
   if (options.paths.empty()) throw std::invalid_argument("trace: no path given");
   if (!(options.time_scale > 0) || !std::isfinite(options.time_scale)) {
     throw std::invalid_argument(fmt::format("trace: time_scale must be > 0, got {}", options.time_scale));
   }
   if (options.capacity_blocks == 0) throw std::invalid_argument("trace: capacity_blocks must be > 0");
-  if (!(options.start_s >= 0) || !std::isfinite(options.start_s)) {
-    throw std::invalid_argument(fmt::format("trace: start_s must be >= 0, got {}", options.start_s));
+  if (!(options.start_s >= 0) || !(options.start_s <= static_cast<double>(kMaxTraceSeconds))) {
+    throw std::invalid_argument(
+        fmt::format("trace: start_s must be in [0, {}] s (106 days), got {}", kMaxTraceSeconds, options.start_s));
+  }
+  if (options.stop_s > static_cast<double>(kMaxTraceSeconds) || std::isnan(options.stop_s)) {
+    throw std::invalid_argument(
+        fmt::format("trace: stop_s must be at most {} s (106 days), got {}", kMaxTraceSeconds, options.stop_s));
   }
   if (options.stop_s >= 0 && options.stop_s < options.start_s) {
     throw std::invalid_argument(
@@ -668,7 +778,16 @@ std::unique_ptr<WorkloadSource> open_trace(const TraceOptions& options, TraceSta
     while (validate.next(r)) {
     }
     validate.report_to(s);
+    validate.require_records();
     extent = s.trace_extent_blocks;
+  }
+  if (s.selected == 0) throw std::invalid_argument(no_request_selected(options, s));
+  if (s.last_arrival > kMaxArrival) {
+    throw std::invalid_argument(fmt::format(
+        "workload.time_scale: the last selected request would arrive at {:.6g} s of simulated time (time_scale {}), "
+        "beyond the limit of {} s (53.4 days; simulated time is int64 picoseconds and needs room after the last "
+        "arrival): use a larger workload.time_scale or a shorter window (workload.stop_s, run.requests)",
+        to_s(s.last_trace_time) / options.time_scale, options.time_scale, kMaxArrival.count() / kPsPerS));
   }
   return std::make_unique<TraceSource>(options, std::move(formats), extent, stats);
 }

@@ -29,6 +29,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "testbench/source.h"
@@ -69,20 +70,39 @@ std::optional<CapacityPolicy> parse_capacity_policy(const std::string& s);
 /// A malformed trace: names the file, the line (1-based; 0 when not line-specific), what was
 /// expected and what was found. The message reads
 /// "<file>:<line>: expected <expected>, found '<found>'" ("<file>: expected ..." for line 0).
+/// `found` is quoted through printable_text(): control bytes and bytes that are not UTF-8 appear
+/// as \xNN, and long text is cut to 120 bytes on a character boundary, so a message is always
+/// valid, printable UTF-8 (safe for a terminal and for summary.json).
 class TraceError : public std::runtime_error {
  public:
   TraceError(std::string file, std::uint64_t line, std::string expected, std::string found);
+  /// A binary (non-text) file: "<file>: binary file, not a supported text trace format (<why>;
+  /// the readers take the text formats disksim, spc, msr, fio, blkparse, ftrace, ssdsim, mqsim)".
+  static TraceError binary_file(const std::string& file, const std::string& why);
   const std::string& file() const { return file_; }
   std::uint64_t line() const { return line_; }
   const std::string& expected() const { return expected_; }
   const std::string& found() const { return found_; }
 
  private:
+  TraceError(std::string file, std::uint64_t line, std::string expected, std::string found, std::string message);
   std::string file_;
   std::uint64_t line_;
   std::string expected_;
   std::string found_;
 };
+
+/// Text from an untrusted source (a trace line, a path, a scenario value) made safe to print
+/// and to put into JSON: valid UTF-8 sequences other than control characters are kept, every
+/// other byte becomes "\xNN" (tab stays a tab), and the result is cut to at most `max_bytes`
+/// bytes of the input on a character boundary, with "..." appended when cut.
+std::string printable_text(std::string_view s, std::size_t max_bytes = 120);
+
+/// Largest block count of one command: 65,536 blocks of 512 B (32 MiB), the largest transfer
+/// the firmware accepts (SCSI READ(10)/WRITE(10) carry at most 65,535 blocks; Linux splits
+/// larger bios by max_sectors_kb, default 1,280 KiB). Trace requests above it are malformed
+/// lines, which bounds every per-command buffer (host, firmware staging, channel).
+inline constexpr std::uint32_t kMaxCommandBlocks = 65536;
 
 /// Options of a trace replay (scenario keys under [workload]).
 /// Invalid option values (no path, several paths for a format other than fio, time_scale <= 0,
@@ -99,7 +119,7 @@ struct TraceOptions {
   /// Keep only this device: DiskSim devno, SSDsim/MQSim device, SPC ASU, MSR DiskNumber,
   /// blkparse/ftrace minor number (the major number is not compared), fio: the 0-based index of
   /// the job log in `paths`. All devices (in one LBN space) if unset.
-  std::optional<std::uint32_t> device;
+  std::optional<std::uint32_t> device;  ///< unset: all devices (scenario: workload.device = "all")
   double start_s = 0;               ///< window: drop requests arriving before (trace time, s)
   double stop_s = -1;               ///< window: drop requests arriving after (trace time, s); <0: none
   std::uint64_t skip_requests = 0;  ///< window: drop the first N kept requests
@@ -114,14 +134,24 @@ struct TraceOptions {
   bool lenient = false;               ///< skip malformed lines instead of stopping
 };
 
-/// Counters a replay reports in summary.json. `lines`, `trace_requests`, `ignored`,
-/// `skipped_malformed`, `first_malformed` and `trace_extent_blocks` are set by the validating
-/// pass in open_trace(); `requests`, `wrapped`, `scaled`, `truncated` grow while the source
-/// streams, and `filtered` is final (trace_requests - requests) once next() returned false.
+/// Counters a replay reports in summary.json. Everything except `requests`, `wrapped`, `scaled`
+/// and `truncated` is set by the validating pass in open_trace() and is final when it returns;
+/// those four grow while the source streams.
+///
+/// Every well-formed read/write request of the trace is counted once in `trace_requests` and
+/// ends up either selected or dropped by exactly one filter, in the selection order:
+///     trace_requests = selected + dropped_device + dropped_before_start + dropped_after_stop
+///                      + dropped_skip + dropped_limit,   filtered = trace_requests - selected.
 struct TraceStats {
   std::uint64_t lines = 0;                   ///< lines read
-  std::uint64_t requests = 0;                ///< requests yielded
-  std::uint64_t filtered = 0;                ///< dropped by the device filter or the window
+  std::uint64_t requests = 0;                ///< requests yielded so far (== selected at the end)
+  std::uint64_t selected = 0;                ///< requests the selection keeps (validating pass)
+  std::uint64_t filtered = 0;                ///< dropped by the device filter or the window (sum below)
+  std::uint64_t dropped_device = 0;          ///< workload.device filter
+  std::uint64_t dropped_before_start = 0;    ///< arrival before workload.start_s
+  std::uint64_t dropped_after_stop = 0;      ///< arrival after workload.stop_s
+  std::uint64_t dropped_skip = 0;            ///< workload.skip_requests
+  std::uint64_t dropped_limit = 0;           ///< beyond run.requests
   std::uint64_t skipped_malformed = 0;       ///< lenient mode only
   std::vector<std::string> first_malformed;  ///< up to 5 messages, lenient mode only
   std::uint64_t wrapped = 0;                 ///< requests moved by CapacityPolicy::Wrap
@@ -130,6 +160,14 @@ struct TraceStats {
   std::uint64_t trace_extent_blocks = 0;     ///< max end LBN seen (for Scale)
   std::uint64_t trace_requests = 0;          ///< well-formed read/write requests in the trace (all devices)
   std::uint64_t ignored = 0;                 ///< well-formed records that are not read/write requests
+  /// Requests per device number in the trace (all of it, before any filter), in increasing device
+  /// order; at most 64 devices are listed, `more_devices` counts the others.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> devices;
+  std::uint64_t more_devices = 0;
+  /// Arrival of the last selected request, simulated time (after the window and time_scale;
+  /// saturated at Time::max()), and the same before time_scale (trace time from start_s).
+  Time last_arrival{0};
+  Time last_trace_time{0};
 };
 
 /// Detects the format of `path` from its first non-comment lines (content only, except that the
@@ -141,7 +179,11 @@ TraceFormat detect_trace_format(const std::string& path);
 
 /// Opens a streaming trace source. Validates the whole trace first (one streaming pass, flat
 /// memory) so that a malformed line stops the run before anything is simulated or written;
-/// throws TraceError then (strict mode). Memory stays flat in the trace length.
+/// throws TraceError then (strict mode), and for a binary file or a file with no record at all
+/// (whatever the format, as detection does). Throws std::invalid_argument, naming the scenario
+/// key and what each filter dropped, when the selection keeps no request, and when the last
+/// selected request would arrive after kMaxArrival (time_scale too small for the window).
+/// Memory stays flat in the trace length.
 /// `stats` may be null; otherwise it must outlive the source.
 std::unique_ptr<WorkloadSource> open_trace(const TraceOptions& options, TraceStats* stats);
 

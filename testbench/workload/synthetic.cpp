@@ -274,9 +274,19 @@ double SyntheticSource::standard_gamma(double shape) {
 
 Time SyntheticSource::next_arrival() {
   if (options_.arrival == ArrivalProcess::Fixed) {
-    return Time{std::llround(static_cast<double>(generated_ + 1) * interval_ps_)};
+    clock_ps_ = static_cast<double>(generated_ + 1) * interval_ps_;
+  } else {
+    clock_ps_ += -std::log(1.0 - uniform01()) * interval_ps_;
   }
-  clock_ps_ += -std::log(1.0 - uniform01()) * interval_ps_;
+  // The scenario keeps the expected last arrival within half of kMaxArrival; this guard stops a
+  // run whose random draws still pass the limit, before a time could wrap.
+  if (!(clock_ps_ <= static_cast<double>(kMaxArrival.count()))) {
+    if (!options_.arrivals_used) return kMaxArrival;  // closed loop: the host stamps its own time
+    throw std::overflow_error(fmt::format(
+        "workload.rate_per_s: request {} would arrive after the simulated-time limit of {} s; raise the rate or "
+        "lower run.requests",
+        generated_, kMaxArrival.count() / 1'000'000'000'000));
+  }
   return Time{std::llround(clock_ps_)};
 }
 

@@ -81,6 +81,9 @@ struct SyntheticOptions {
   double read_fraction = 1.0;                           ///< probability that a request is a read, in [0, 1]
   std::uint64_t capacity_blocks = 0;                    ///< device capacity in blocks, > 0 (every request fits in it)
   RequestClass request_class = RequestClass::Discrete;  ///< class stamped on every request
+  /// Arrival times are used (open loop): an arrival beyond kMaxArrival (53.4 days) throws
+  /// std::overflow_error instead of wrapping. A closed loop ignores arrival times and sets false.
+  bool arrivals_used = true;
 
   /// Throws std::invalid_argument naming the first offending field and its allowed range, e.g.
   /// "synthetic workload: rate_per_s = 0 is out of range; allowed: > 0 (requests per second)".

@@ -2,6 +2,7 @@
 // every error path, lenient mode, window/time_scale arithmetic, capacity policies, detection,
 // fio merging and replay determinism.
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -22,14 +23,17 @@ using namespace drivevp;
 
 namespace {
 
-/// A sample of ../shared/traces (beside the checkout in CI); skips the test case, saying why,
-/// when that folder is not there.
-std::string shared_trace(const std::string& relative) {
-  const std::string path = std::string(DRIVEVP_SHARED_DIR) + "/traces/" + relative;
-  if (!std::filesystem::exists(path)) SKIP("../shared/traces/" + relative + " is not beside this checkout");
+/// A real trace shipped in this repository's traces/ folder (with its licence beside it). The
+/// data belongs to the repository: a missing file fails the test case, it does not skip it.
+std::string shipped_trace(const std::string& relative) {
+  const std::string path = std::string(DRIVEVP_SOURCE_DIR) + "/traces/" + relative;
+  if (!std::filesystem::exists(path)) FAIL("traces/" + relative + " is missing from this checkout");
   return path;
 }
 const std::string kData = DRIVEVP_SOURCE_DIR "/testbench/tests/data/traces/";
+/// 303 records of the MIT-licensed WebSearch slice (traces/umass-spc, LICENSE.MQSim): its lines
+/// 1-300, 530, 531 (the first writes) and 3913 (the first time above 9,223,372,036 ns).
+const std::string kSsdSim = kData + "websearch-head.ssdsim.ascii";
 
 // Shipped in this repository too (traces/disksim-ascii, BSD-3), so always available.
 const std::string kDiskSim = DRIVEVP_SOURCE_DIR "/traces/disksim-ascii/ascii.trace";
@@ -134,47 +138,62 @@ TEST_CASE("DiskSim ASCII: the shipped ascii.trace", "[trace]") {
   CHECK(stats.trace_extent_blocks == 2376020);
 
   // 14 device numbers occur (the README's "7 devices" notwithstanding); device 20 has 11109.
+  const std::vector<std::pair<std::uint32_t, std::uint64_t>> per_device{
+      {0, 8062},   {3, 75},    {4, 1},    {5, 377},    {6, 116},   {7, 200},   {10, 14625},
+      {11, 14052}, {14, 19968}, {16, 7271}, {17, 3323}, {18, 17609}, {20, 11109}, {30, 3212}};
+  CHECK(stats.devices == per_device);
+  CHECK(stats.more_devices == 0);
   std::set<std::uint32_t> devices;
   for (std::uint32_t d = 0; d <= 31; ++d) {
     auto o = options({kDiskSim});
     o.device = d;
     TraceStats s;
-    const auto n = read_all(o, &s).size();
+    std::size_t n = 0;
+    try {
+      n = read_all(o, &s).size();
+    } catch (const std::invalid_argument& e) {
+      // A device with no request selects nothing: an error naming the filter, not an empty run.
+      CHECK(std::string(e.what()).find("dropped 100000 by workload.device = " + std::to_string(d)) !=
+            std::string::npos);
+    }
     if (n > 0) devices.insert(d);
     if (d == 20) {
       CHECK(n == 11109);
       CHECK(s.filtered == 100000 - 11109);
+      CHECK(s.dropped_device == 100000 - 11109);
+      CHECK(s.selected == 11109);
     }
     if (d == 4) CHECK(n == 1);
   }
   CHECK(devices.size() == 14);
 }
 
-TEST_CASE("SSDsim ASCII: the shipped Financial1 sample", "[trace]") {
+TEST_CASE("SSDsim ASCII: the WebSearch fixture", "[trace]") {
   TraceStats stats;
-  const auto v = read_all(options({shared_trace("umass-spc/financial1-first10k.ssdsim.ascii")}), &stats);
-  REQUIRE(v.size() == 10000);
-  // 0 0 303567 7 0  (Financial1's first record 0,303567,3584,w,0.0)
-  CHECK(v[0].command.arrival == ps(0));
-  CHECK(v[0].command.lbn == 303567);
-  CHECK(v[0].command.blocks == 7);
-  CHECK(v[0].command.op == Op::Write);
-  // 26214000 0 303574 7 0
-  CHECK(v[2].command.arrival == ps(26'214'000'000));
-  CHECK(v[2].command.lbn == 303574);
-  // 78643005 1 55596 6 1
-  CHECK(v[4].command.arrival == ps(78'643'005'000));
-  CHECK(v[4].command.op == Op::Read);
-  CHECK(std::count_if(v.begin(), v.end(), [](const auto& r) { return r.command.is_read(); }) == 4078);
-  CHECK(stats.trace_extent_blocks == 1002413);
-  auto o = options({shared_trace("umass-spc/financial1-first10k.ssdsim.ascii")});
-  o.device = 20;
-  CHECK(read_all(o).size() == 1435);
+  const auto v = read_all(options({kSsdSim}), &stats);
+  REQUIRE(v.size() == 303);
+  // 11413000 0 657728 16 1
+  CHECK(v[0].command.arrival == ps(11'413'000'000));
+  CHECK(v[0].command.lbn == 657728);
+  CHECK(v[0].command.blocks == 16);
+  CHECK(v[0].command.op == Op::Read);
+  // 11721000 1 21868784 16 1
+  CHECK(v[2].command.arrival == ps(11'721'000'000));
+  CHECK(v[2].command.lbn == 21868784);
+  // 1448553000 2 6112 16 0
+  CHECK(v[300].command.arrival == ps(1'448'553'000'000));
+  CHECK(v[300].command.op == Op::Write);
+  CHECK(v[300].origin_line == 301);
+  CHECK(std::count_if(v.begin(), v.end(), [](const auto& r) { return r.command.is_read(); }) == 301);
+  CHECK(stats.trace_extent_blocks == 34834400);
+  auto o = options({kSsdSim});
+  o.device = 2;
+  CHECK(read_all(o).size() == 80);
 }
 
 TEST_CASE("MQSim ASCII: the shipped WebSearch slice (last line without newline)", "[trace]") {
   TraceStats stats;
-  const auto v = read_all(options({shared_trace("umass-spc/websearch-slice.mqsim.trace")}), &stats);
+  const auto v = read_all(options({shipped_trace("umass-spc/websearch-slice.mqsim.trace")}), &stats);
   REQUIRE(v.size() == 24783);
   // 11413000 0 657728 16 1
   CHECK(v[0].command.arrival == ps(11'413'000'000));
@@ -186,7 +205,7 @@ TEST_CASE("MQSim ASCII: the shipped WebSearch slice (last line without newline)"
   CHECK(stats.trace_extent_blocks == 34966256);
   const std::map<std::uint32_t, std::size_t> per_device{{0, 8340}, {1, 8231}, {2, 8187}, {3, 8}, {4, 7}, {5, 10}};
   for (const auto& [d, n] : per_device) {
-    auto o = options({shared_trace("umass-spc/websearch-slice.mqsim.trace")});
+    auto o = options({shipped_trace("umass-spc/websearch-slice.mqsim.trace")});
     o.device = d;
     CHECK(read_all(o).size() == n);
   }
@@ -194,7 +213,7 @@ TEST_CASE("MQSim ASCII: the shipped WebSearch slice (last line without newline)"
 
 TEST_CASE("fio iolog v3: the shipped randread-4k log", "[trace]") {
   TraceStats stats;
-  const auto v = read_all(options({shared_trace("fio/randread-4k.iolog")}), &stats);
+  const auto v = read_all(options({shipped_trace("fio/randread-4k.iolog")}), &stats);
   REQUIRE(v.size() == 7648);
   // 350 fio-target.dat read 1874083840 4096
   CHECK(v[0].command.arrival == ps(350'000'000));
@@ -209,7 +228,7 @@ TEST_CASE("fio iolog v3: the shipped randread-4k log", "[trace]") {
 
 TEST_CASE("fio iolog v3: merging the shipped OLTP data and WAL logs", "[trace]") {
   TraceStats stats;
-  const auto o = options({shared_trace("fio/oltp-data.iolog"), shared_trace("fio/oltp-wal.iolog")});
+  const auto o = options({shipped_trace("fio/oltp-data.iolog"), shipped_trace("fio/oltp-wal.iolog")});
   const auto v = read_all(o, &stats);
   REQUIRE(v.size() == 8536 + 3496 + 1871);
   CHECK(non_decreasing(v));
@@ -273,7 +292,7 @@ TEST_CASE("fio iolog v2: wait lines accumulate, byte ranges round outwards (fixt
 
 TEST_CASE("ftrace blk text: the shipped sqlite TPC-B trace", "[trace]") {
   TraceStats stats;
-  const auto v = read_all(options({shared_trace("linux-ftrace-blk/sqlite-tpcb.blk.txt")}), &stats);
+  const auto v = read_all(options({shipped_trace("linux-ftrace-blk/sqlite-tpcb.blk.txt")}), &stats);
   // 20,326 Q events, of which 1,981 are empty pre-flushes "Q FWS [comm]" without a sector.
   REQUIRE(v.size() == 18345);
   // "1301.917886:   7,0    Q  RA 270336 + 16" is the first record: time 0.
@@ -290,11 +309,13 @@ TEST_CASE("ftrace blk text: the shipped sqlite TPC-B trace", "[trace]") {
   CHECK(non_decreasing(v));
   CHECK(stats.lines == 100743);
   CHECK(stats.ignored == 100741 - 18345);
-  auto o = options({shared_trace("linux-ftrace-blk/sqlite-tpcb.blk.txt")});
+  auto o = options({shipped_trace("linux-ftrace-blk/sqlite-tpcb.blk.txt")});
   o.device = 0;  // minor of 7,0
   CHECK(read_all(o).size() == 18345);
   o.device = 7;
-  CHECK(read_all(o).empty());
+  CHECK_THROWS_WITH(read_all(o), Catch::Matchers::ContainsSubstring(
+                                     "the trace has 18345 read/write requests; dropped 18345 by workload.device = 7. "
+                                     "Requests per device in the trace: 0: 18345;"));
 }
 
 TEST_CASE("blkparse text: Q events only, merges and flushes ignored (fixture)", "[trace]") {
@@ -359,11 +380,10 @@ TEST_CASE("UMass SPC CSV: size in bytes, seconds, extra columns (fixture)", "[tr
 }
 
 TEST_CASE("format detection from the content", "[trace]") {
-  // Paths first: shared_trace() skips the test case outside an assertion when ../shared is absent.
-  const std::string ssdsim = shared_trace("umass-spc/financial1-first10k.ssdsim.ascii");
-  const std::string mqsim = shared_trace("umass-spc/websearch-slice.mqsim.trace");
-  const std::string ftrace = shared_trace("linux-ftrace-blk/sqlite-tpcb.blk.txt");
-  const std::string fio = shared_trace("fio/closed-qd32.iolog");
+  const std::string ssdsim = kSsdSim;
+  const std::string mqsim = shipped_trace("umass-spc/websearch-slice.mqsim.trace");
+  const std::string ftrace = shipped_trace("linux-ftrace-blk/sqlite-tpcb.blk.txt");
+  const std::string fio = shipped_trace("fio/closed-qd32.iolog");
   CHECK(detect_trace_format(kDiskSim) == TraceFormat::DiskSim);
   CHECK(detect_trace_format(ssdsim) == TraceFormat::SsdSim);
   CHECK(detect_trace_format(mqsim) == TraceFormat::MqSim);
@@ -393,17 +413,16 @@ TEST_CASE("format detection from the content", "[trace]") {
   CHECK_THROWS_AS(detect_trace_format(temp_file("empty.txt", "")), TraceError);
 
   // An explicit format overrides detection: the SSDsim file read as MQSim is the same replay.
-  const auto as_mqsim =
-      read_all(options({shared_trace("umass-spc/financial1-first10k.ssdsim.ascii")}, TraceFormat::MqSim));
-  CHECK(as_mqsim.size() == 10000);
+  const auto as_mqsim = read_all(options({kSsdSim}, TraceFormat::MqSim));
+  CHECK(as_mqsim.size() == 303);
   // ... and DiskSim reads the same integer times as milliseconds.
   const auto ints = temp_file("ints.ssdsim", "0 0 303567 7 0\n26214000 0 303574 7 0\n");
   CHECK(read_all(options({ints}))[1].command.arrival == ps(26'214'000'000));
   CHECK(read_all(options({ints}, TraceFormat::DiskSim))[1].command.arrival == ps(26'214'000LL * 1'000'000'000));
   // A time that does not fit Time (int64 ps, about 106 days) is an error.
   CHECK(error_of(options({ssdsim}, TraceFormat::DiskSim))
-            .find("financial1-first10k.ssdsim.ascii:303: expected a time within 106 days of the trace start, found "
-                  "'9234022460'") != std::string::npos);
+            .find("websearch-head.ssdsim.ascii:303: expected a time within 106 days of the trace start, found "
+                  "'9287933000'") != std::string::npos);
 }
 
 TEST_CASE("malformed lines: file, line, expected and found", "[trace]") {
@@ -585,6 +604,10 @@ TEST_CASE("window and time_scale arithmetic", "[trace]") {
     CHECK(v[2].command.arrival == ps(300'000'000'000));
     CHECK(stats.requests == 3);
     CHECK(stats.filtered == 3);
+    CHECK(stats.dropped_before_start == 1);  // 0 ms
+    CHECK(stats.dropped_after_stop == 2);    // 1000.000001 and 2000 ms
+    CHECK(stats.dropped_device + stats.dropped_skip + stats.dropped_limit == 0);
+    CHECK(stats.last_arrival == ps(300'000'000'000));
   }
   SECTION("time_scale divides the times, rounding to the nearest picosecond") {
     auto o = options({path});
@@ -614,6 +637,10 @@ TEST_CASE("window and time_scale arithmetic", "[trace]") {
     CHECK(v[2].command.lbn == 4);                        // lbn 3 is device 1
     CHECK(v[0].command.arrival == ps(100'000'000'000));  // skipping does not shift times
     CHECK(stats.filtered == 3);
+    CHECK(stats.dropped_device == 1);  // lbn 3
+    CHECK(stats.dropped_skip == 1);    // lbn 0
+    CHECK(stats.dropped_limit == 1);   // lbn 5
+    CHECK(stats.selected == 3);
   }
 }
 
@@ -667,7 +694,7 @@ TEST_CASE("capacity policies wrap and scale", "[trace]") {
 }
 
 TEST_CASE("replaying a trace twice yields identical sequences", "[trace]") {
-  for (const auto& p : {kDiskSim, shared_trace("linux-ftrace-blk/sqlite-tpcb.blk.txt")}) {
+  for (const auto& p : {kDiskSim, shipped_trace("linux-ftrace-blk/sqlite-tpcb.blk.txt")}) {
     auto o = options({p});
     o.time_scale = 1.7;
     auto src = open_trace(o, nullptr);
@@ -701,4 +728,116 @@ TEST_CASE("invalid options are rejected", "[trace]") {
   CHECK_THROWS_AS(open_trace(o, nullptr), std::invalid_argument);
   CHECK_THROWS_AS(open_trace(options({}), nullptr), std::invalid_argument);
   CHECK_THROWS_AS(open_trace(options({kDiskSim, kData + "msr_small.csv"}), nullptr), std::invalid_argument);
+}
+
+TEST_CASE("a selection that keeps no request is an error naming every filter", "[trace][hardening]") {
+  const auto path = temp_file("sel.trace", "0 3 0 1 1\n100 3 1 1 1\n200 5 2 1 1\n");
+  auto o = options({path}, TraceFormat::DiskSim);  // times in ms
+  o.device = 4;
+  CHECK_THROWS_WITH(read_all(o), "no request selected from " + path +
+                                     ": the trace has 3 read/write requests; dropped 3 by workload.device = 4. "
+                                     "Requests per device in the trace: 3: 2, 5: 1; workload.device = \"all\" keeps "
+                                     "every device");
+  o.device = 3;
+  o.start_s = 0.05;
+  o.stop_s = 0.06;
+  CHECK_THROWS_WITH(read_all(o), "no request selected from " + path +
+                                     ": the trace has 3 read/write requests; dropped 1 by workload.device = 3, 1 by "
+                                     "workload.start_s = 0.05, 1 by workload.stop_s = 0.06. Requests per device in "
+                                     "the trace: 3: 2, 5: 1; workload.device = \"all\" keeps every device");
+  o.start_s = 0;
+  o.stop_s = -1;
+  o.skip_requests = 2;
+  CHECK_THROWS_WITH(read_all(o), Catch::Matchers::ContainsSubstring("2 by workload.skip_requests = 2"));
+  // Every line malformed and skipped (lenient): nothing to simulate.
+  auto bad = options({temp_file("allbad.trace", "0 0 0 0 1\n1 0 0 0 1\n")}, TraceFormat::DiskSim);
+  bad.lenient = true;
+  CHECK_THROWS_WITH(read_all(bad), Catch::Matchers::ContainsSubstring(
+                                       "the trace has 0 read/write requests (and 2 malformed lines skipped)"));
+}
+
+TEST_CASE("an empty trace fails alike with an explicit format and with auto", "[trace][hardening]") {
+  for (const auto* content : {"", "\n\n", "# only a comment\n"}) {
+    const auto path = temp_file("empty.trace", content);
+    const std::string expected = path + ": expected a trace record, found 'end of file'";
+    CHECK(error_of(options({path})) == expected);
+    for (const auto f : {TraceFormat::DiskSim, TraceFormat::Spc, TraceFormat::Msr, TraceFormat::Fio,
+                         TraceFormat::Blkparse, TraceFormat::Ftrace, TraceFormat::SsdSim, TraceFormat::MqSim}) {
+      INFO(to_string(f) << " on '" << content << "'");
+      CHECK(error_of(options({path}, f)) == expected);
+    }
+  }
+  // A fio header alone has no record either.
+  const auto header = temp_file("header.iolog", "fio version 3 iolog\n");
+  CHECK(error_of(options({header}, TraceFormat::Fio)) == header + ": expected a trace record, found 'end of file'");
+}
+
+TEST_CASE("a binary file is named as such, in every format", "[trace][hardening]") {
+  // The start of a VMware vscsi trace: binary records full of NUL bytes.
+  std::string vscsi("\x01\x00\x00\x00\x2a\x00\x00\x00\xff\xfe\x12\x34rest", 16);
+  const auto path = temp_file("trace.vscsi", vscsi);
+  const std::string expected = path +
+                               ": binary file, not a supported text trace format (a NUL byte at offset 1; a text trace "
+                               "in one of the formats disksim, spc, msr, fio, blkparse, ftrace, ssdsim, mqsim)";
+  CHECK_THROWS_WITH(detect_trace_format(path), expected);
+  for (const auto f : {TraceFormat::Auto, TraceFormat::DiskSim, TraceFormat::Spc, TraceFormat::Fio,
+                       TraceFormat::Blkparse, TraceFormat::MqSim}) {
+    CHECK(error_of(options({path}, f)) == expected);
+  }
+  // Control bytes without NUL: more than 1 in 8 is binary.
+  const auto ctl = temp_file("ctl.bin", std::string(100, '\x01') + "0 0 0 1 1\n");
+  CHECK(error_of(options({ctl})).find("binary file, not a supported text trace format (100 control bytes in the "
+                                      "first 110") != std::string::npos);
+}
+
+TEST_CASE("messages quote untrusted bytes printably and cut on a character boundary", "[trace][hardening]") {
+  CHECK(printable_text("plain") == "plain");
+  CHECK(printable_text("tab\there") == "tab\there");
+  CHECK(printable_text(std::string("a\x00" "b\x1b[31m\x7f", 9)) == "a\\x00b\\x1B[31m\\x7F");
+  CHECK(printable_text("caf\xc3\xa9") == "caf\xc3\xa9");               // valid UTF-8 kept
+  CHECK(printable_text("caf\xe9 \xc3") == "caf\\xE9 \\xC3");           // Latin-1 byte, cut sequence
+  CHECK(printable_text("\xed\xa0\x80") == "\\xED\\xA0\\x80");          // a UTF-16 surrogate is not UTF-8
+  CHECK(printable_text("\xc0\xaf") == "\\xC0\\xAF");                    // overlong
+  CHECK(printable_text("abcdef", 4) == "abcd...");
+  CHECK(printable_text("ab\xc3\xa9", 3) == "ab...");  // never half a character
+  // A malformed line with a non-UTF-8 byte: the message is valid UTF-8.
+  const auto err = error_of("latin1.trace", "0 0 0 1 1\n1 0 0 1 \xe9t\xe9\n", TraceFormat::DiskSim);
+  CHECK(err.find(":2: expected a hexadecimal flags field, found '\\xE9t\\xE9'") != std::string::npos);
+}
+
+TEST_CASE("times that would leave the int64 picosecond range are rejected", "[trace][hardening]") {
+  const auto path = temp_file("times.trace", "0 0 0 1 1\n1000 0 1 1 1\n1532949.045 0 2 1 1\n");
+  auto o = options({path});
+  o.time_scale = 1e-9;  // 1532.949 s of trace becomes 1.5e12 s
+  CHECK_THROWS_WITH(read_all(o), Catch::Matchers::StartsWith(
+                                     "workload.time_scale: the last selected request would arrive at 1.53295e+12 s of "
+                                     "simulated time (time_scale 1e-09), beyond the limit of 4611686 s"));
+  o.time_scale = 1532.949045 / 4'611'686.0 * 1.001;  // just inside the limit
+  CHECK(read_all(o).size() == 3);
+  o = options({path});
+  o.start_s = 1e9;
+  CHECK_THROWS_WITH(read_all(o), "trace: start_s must be in [0, 9223371] s (106 days), got 1000000000");
+  o.start_s = 0;
+  o.stop_s = 1e300;
+  CHECK_THROWS_WITH(read_all(o), "trace: stop_s must be at most 9223371 s (106 days), got 1e+300");
+  // fio v2: the sum of waits would pass 2^64 microseconds.
+  const auto fio = temp_file("waits.iolog",
+                             "fio version 2 iolog\nwait 9000000000000000000\n"
+                             "f read 0 512\n");
+  CHECK(error_of(options({fio})).find(
+            "waits.iolog:2: expected a wait that keeps the sum of waits within 106 days (9,223,371,000,000 us), "
+            "found '9000000000000000000'") != std::string::npos);
+}
+
+TEST_CASE("a command longer than the firmware's largest transfer is a malformed line", "[trace][hardening]") {
+  // 2^32 - 1 blocks with capacity = wrap used to allocate gigabytes of buffers.
+  auto o = options({temp_file("huge.trace", "0 0 0 4294967295 1\n")});
+  o.capacity = CapacityPolicy::Wrap;
+  o.capacity_blocks = 1000;
+  CHECK(error_of(o).find(":1: expected a block count of at most 65536 (32 MiB, the firmware's largest transfer), "
+                         "found '4294967295'") != std::string::npos);
+  CHECK(read_all(options({temp_file("max.trace", "0 0 0 65536 1\n")}))[0].command.blocks == kMaxCommandBlocks);
+  // Byte-sized formats: 32 MiB + 1 byte spans 65,537 blocks.
+  CHECK(error_of("big.csv", "0,0,33554433,r,0.0\n", TraceFormat::Spc)
+            .find("expected a request of at most 65536 blocks") != std::string::npos);
 }
