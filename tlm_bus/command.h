@@ -27,7 +27,8 @@ inline constexpr Time kMaxArrival = Time::max() / 2;
 /// input can wrap simulated time (callers validate their keys first and name them).
 constexpr Time from_ms(double ms) {
   const double ps = ms * 1e9;
-  if (!(ps > -0x1p63 && ps < 0x1p63)) throw std::out_of_range("time out of range: the int64 picosecond clock holds +/- 106 days");
+  if (!(ps > -0x1p63 && ps < 0x1p63))
+    throw std::out_of_range("time out of range: the int64 picosecond clock holds +/- 106 days");
   return Time{static_cast<std::int64_t>(ps + (ms >= 0 ? 0.5 : -0.5))};
 }
 /// Converts seconds (double) to Time, rounding to the nearest picosecond; throws as from_ms().

@@ -1,8 +1,8 @@
 #include "testbench/scenario/scenario.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -312,17 +312,17 @@ std::vector<KeySpec> build_schema() {
         sc.synthetic.size =
             *parse_size_distribution(get_choice(n, {"constant", "uniform", "exponential", "normal", "gamma"}));
       });
-  add("workload.size_blocks", "integer", "[1, 1048576]", "synthetic: constant size, blocks",
+  add("workload.size_blocks", "integer", "[1, 65536]", "synthetic: constant size, blocks",
       [](const toml::node& n, Scenario& sc) {
-        sc.synthetic.size_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20));
+        sc.synthetic.size_blocks = static_cast<std::uint32_t>(get_int(n, 1, kMaxCommandBlocks));
       });
-  add("workload.size_min_blocks", "integer", "[1, 1048576]", "synthetic: uniform size lower bound, blocks",
+  add("workload.size_min_blocks", "integer", "[1, 65536]", "synthetic: uniform size lower bound, blocks",
       [](const toml::node& n, Scenario& sc) {
-        sc.synthetic.size_min_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20));
+        sc.synthetic.size_min_blocks = static_cast<std::uint32_t>(get_int(n, 1, kMaxCommandBlocks));
       });
-  add("workload.size_max_blocks", "integer", "[1, 1048576]", "synthetic: uniform size upper bound, blocks",
+  add("workload.size_max_blocks", "integer", "[1, 65536]", "synthetic: uniform size upper bound, blocks",
       [](const toml::node& n, Scenario& sc) {
-        sc.synthetic.size_max_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20));
+        sc.synthetic.size_max_blocks = static_cast<std::uint32_t>(get_int(n, 1, kMaxCommandBlocks));
       });
   add("workload.size_mean_blocks", "number", "(0, 1048576]",
       "synthetic: mean size (exponential, normal, gamma), blocks",
@@ -330,9 +330,10 @@ std::vector<KeySpec> build_schema() {
   add("workload.size_stddev_blocks", "number", "[0, 1048576]",
       "synthetic: size standard deviation (normal, gamma), blocks",
       [](const toml::node& n, Scenario& sc) { sc.synthetic.size_stddev_blocks = get_float(n, 0, 1 << 20); });
-  add("workload.max_blocks", "integer", "[1, 1048576]", "synthetic: upper clamp of every size, blocks",
+  add("workload.max_blocks", "integer", "[1, 65536]",
+      "synthetic: upper clamp of every size, blocks (65,536: the firmware's largest transfer)",
       [](const toml::node& n, Scenario& sc) {
-        sc.synthetic.max_blocks = static_cast<std::uint32_t>(get_int(n, 1, 1 << 20));
+        sc.synthetic.max_blocks = static_cast<std::uint32_t>(get_int(n, 1, kMaxCommandBlocks));
       });
   add("workload.read_fraction", "number", "[0, 1]", "synthetic: probability that a request is a read",
       [](const toml::node& n, Scenario& sc) { sc.synthetic.read_fraction = get_float(n, 0, 1); });
@@ -359,7 +360,8 @@ std::vector<KeySpec> build_schema() {
         sc.trace.capacity = *parse_capacity_policy(get_choice(n, {"error", "wrap", "scale"}));
       });
   add("workload.device", "integer or \"all\"", "[0, 4294967295] or \"all\"",
-      "trace: keep only this device / ASU; \"all\" (the default) keeps every device", [](const toml::node& n, Scenario& sc) {
+      "trace: keep only this device / ASU; \"all\" (the default) keeps every device",
+      [](const toml::node& n, Scenario& sc) {
         if (n.value_exact<std::string>() == std::optional<std::string>("all")) {
           sc.trace.device.reset();
           return;
@@ -525,7 +527,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     const std::string where = "--set " + clip(o);
     // One TOML value on one line: a newline would let the value inject (or hide) other keys.
     if (value.find_first_of("\r\n") != std::string::npos)
-      throw ConfigError(fmt::format("{}: {}: expected one TOML value on one line, found a line break", where, clip(key)));
+      throw ConfigError(
+          fmt::format("{}: {}: expected one TOML value on one line, found a line break", where, clip(key)));
     toml::table t;
     try {
       t = toml::parse("v = " + value);
@@ -630,8 +633,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     // Simulated time must hold the last arrival (open loop): the expected last arrival is
     // requests / rate; half the limit leaves room for the Poisson spread (a guard in the source
     // stops a run whose draws still exceed it).
-    if (!sc.host.closed_loop &&
-        static_cast<double>(sc.requests) / sc.synthetic.rate_per_s > to_s(kMaxArrival) / 2)
+    if (!sc.host.closed_loop && static_cast<double>(sc.requests) / sc.synthetic.rate_per_s > to_s(kMaxArrival) / 2)
       throw ConfigError(fmt::format(
           "{}: workload.rate_per_s: expected at least run.requests / {} s = {:.6g} requests per second, so that "
           "the last arrival stays within the simulated-time limit of {} s (53.4 days; int64 picoseconds), found {}",

@@ -197,6 +197,10 @@ RunResult run_scenario(const Scenario& sc) {
   monitor.finish();
   platform.host.finish_checks();
   const ConservationChecker& conservation = platform.host.conservation();
+  // A run that simulated nothing has measured nothing: an error, never a pass.
+  if (platform.host.completed() == 0)
+    throw std::runtime_error(
+        fmt::format("the run completed no request ({} submitted); nothing was measured", platform.host.submitted()));
 
   // 4. Summary.
   RunResult result;
@@ -228,7 +232,17 @@ RunResult run_scenario(const Scenario& sc) {
                   {"trace_requests", trace_stats.trace_requests},
                   {"ignored", trace_stats.ignored},
                   {"requests", trace_stats.requests},
+                  {"selected", trace_stats.selected},
                   {"filtered", trace_stats.filtered},
+                  {"dropped",
+                   {{"device", trace_stats.dropped_device},
+                    {"before_start", trace_stats.dropped_before_start},
+                    {"after_stop", trace_stats.dropped_after_stop},
+                    {"skip_requests", trace_stats.dropped_skip},
+                    {"request_limit", trace_stats.dropped_limit}}},
+                  {"device_filter", sc.trace.device ? nlohmann::json(*sc.trace.device) : nlohmann::json("all")},
+                  {"requests_per_device", trace_stats.devices},
+                  {"requests_on_further_devices", trace_stats.more_devices},
                   {"skipped_malformed", trace_stats.skipped_malformed},
                   {"first_malformed", trace_stats.first_malformed},
                   {"wrapped", trace_stats.wrapped},
@@ -308,6 +322,17 @@ std::string format_summary(const RunResult& r) {
                    num(m["queue_wait_mean_ms"], "{:.3f}"), num(m["seek_mean_ms"], "{:.3f}"),
                    num(m["rotational_latency_mean_ms"], "{:.3f}"), num(m["transfer_mean_ms"], "{:.3f}"),
                    num(m["utilization"], "{:.3f}"));
+  if (j.contains("trace")) {
+    const nlohmann::json& t = j["trace"];
+    const nlohmann::json& d = t["dropped"];
+    s += fmt::format(
+        "  trace        {} requests in the trace, {} selected | dropped: device {}, window {}, skip {}, limit {} | "
+        "{} malformed lines skipped\n",
+        t["trace_requests"].get<std::uint64_t>(), t["selected"].get<std::uint64_t>(), d["device"].get<std::uint64_t>(),
+        d["before_start"].get<std::uint64_t>() + d["after_stop"].get<std::uint64_t>(),
+        d["skip_requests"].get<std::uint64_t>(), d["request_limit"].get<std::uint64_t>(),
+        t["skipped_malformed"].get<std::uint64_t>());
+  }
   s += fmt::format("  checks       {}\n",
                    j["checks"]["passed"].get<bool>() ? "passed (conservation, data integrity)" : "FAILED");
   return s;

@@ -590,7 +590,8 @@ TraceError::TraceError(std::string file, std::uint64_t line, std::string expecte
                                          printable_text(found, 160))) {}
 
 TraceError TraceError::binary_file(const std::string& file, const std::string& why) {
-  const std::string expected = "a text trace in one of the formats disksim, spc, msr, fio, blkparse, ftrace, ssdsim, mqsim";
+  const std::string expected =
+      "a text trace in one of the formats disksim, spc, msr, fio, blkparse, ftrace, ssdsim, mqsim";
   return TraceError(file, 0, expected, "binary file",
                     fmt::format("{}: binary file, not a supported text trace format ({}; {})",
                                 printable_text(file, 4096), why, expected));
@@ -711,8 +712,8 @@ namespace {
 std::string no_request_selected(const TraceOptions& o, const TraceStats& s) {
   std::string paths;
   for (const auto& p : o.paths) paths += (paths.empty() ? "" : ", ") + printable_text(p, 4096);
-  std::string msg = fmt::format("no request selected from {}: the trace has {} read/write requests", paths,
-                                s.trace_requests);
+  std::string msg =
+      fmt::format("no request selected from {}: the trace has {} read/write requests", paths, s.trace_requests);
   if (s.skipped_malformed > 0) msg += fmt::format(" (and {} malformed lines skipped)", s.skipped_malformed);
   if (s.trace_requests == 0) return msg + "; nothing to simulate";
   std::string dropped;
@@ -729,8 +730,7 @@ std::string no_request_selected(const TraceOptions& o, const TraceStats& s) {
     std::string devices;
     for (const auto& [d, n] : s.devices) devices += fmt::format("{}{}: {}", devices.empty() ? "" : ", ", d, n);
     if (s.more_devices > 0) devices += fmt::format(", further devices: {}", s.more_devices);
-    msg += fmt::format(". Requests per device in the trace: {}; workload.device = \"all\" keeps every device",
-                       devices);
+    msg += fmt::format(". Requests per device in the trace: {}; workload.device = \"all\" keeps every device", devices);
   }
   return msg;
 }

@@ -120,10 +120,10 @@ struct TraceOptions {
   /// blkparse/ftrace minor number (the major number is not compared), fio: the 0-based index of
   /// the job log in `paths`. All devices (in one LBN space) if unset.
   std::optional<std::uint32_t> device;  ///< unset: all devices (scenario: workload.device = "all")
-  double start_s = 0;               ///< window: drop requests arriving before (trace time, s)
-  double stop_s = -1;               ///< window: drop requests arriving after (trace time, s); <0: none
-  std::uint64_t skip_requests = 0;  ///< window: drop the first N kept requests
-  std::uint64_t max_requests = 0;   ///< window: stop after N requests; 0: no limit
+  double start_s = 0;                   ///< window: drop requests arriving before (trace time, s)
+  double stop_s = -1;                   ///< window: drop requests arriving after (trace time, s); <0: none
+  std::uint64_t skip_requests = 0;      ///< window: drop the first N kept requests
+  std::uint64_t max_requests = 0;       ///< window: stop after N requests; 0: no limit
   /// Applied to the requests the window keeps. Error: a request ending beyond capacity_blocks
   /// is a malformed line (strict: TraceError; lenient: skipped and counted). Scale uses the
   /// trace extent of the device-filtered requests of the whole trace (all times), so that the

@@ -139,7 +139,7 @@ TEST_CASE("DiskSim ASCII: the shipped ascii.trace", "[trace]") {
 
   // 14 device numbers occur (the README's "7 devices" notwithstanding); device 20 has 11109.
   const std::vector<std::pair<std::uint32_t, std::uint64_t>> per_device{
-      {0, 8062},   {3, 75},    {4, 1},    {5, 377},    {6, 116},   {7, 200},   {10, 14625},
+      {0, 8062},   {3, 75},     {4, 1},     {5, 377},   {6, 116},    {7, 200},    {10, 14625},
       {11, 14052}, {14, 19968}, {16, 7271}, {17, 3323}, {18, 17609}, {20, 11109}, {30, 3212}};
   CHECK(stats.devices == per_device);
   CHECK(stats.more_devices == 0);
@@ -786,18 +786,21 @@ TEST_CASE("a binary file is named as such, in every format", "[trace][hardening]
   }
   // Control bytes without NUL: more than 1 in 8 is binary.
   const auto ctl = temp_file("ctl.bin", std::string(100, '\x01') + "0 0 0 1 1\n");
-  CHECK(error_of(options({ctl})).find("binary file, not a supported text trace format (100 control bytes in the "
-                                      "first 110") != std::string::npos);
+  CHECK(error_of(options({ctl}))
+            .find("binary file, not a supported text trace format (100 control bytes in the "
+                  "first 110") != std::string::npos);
 }
 
 TEST_CASE("messages quote untrusted bytes printably and cut on a character boundary", "[trace][hardening]") {
   CHECK(printable_text("plain") == "plain");
   CHECK(printable_text("tab\there") == "tab\there");
-  CHECK(printable_text(std::string("a\x00" "b\x1b[31m\x7f", 9)) == "a\\x00b\\x1B[31m\\x7F");
-  CHECK(printable_text("caf\xc3\xa9") == "caf\xc3\xa9");               // valid UTF-8 kept
-  CHECK(printable_text("caf\xe9 \xc3") == "caf\\xE9 \\xC3");           // Latin-1 byte, cut sequence
-  CHECK(printable_text("\xed\xa0\x80") == "\\xED\\xA0\\x80");          // a UTF-16 surrogate is not UTF-8
-  CHECK(printable_text("\xc0\xaf") == "\\xC0\\xAF");                    // overlong
+  CHECK(printable_text(std::string("a\x00"
+                                   "b\x1b[31m\x7f",
+                                   9)) == "a\\x00b\\x1B[31m\\x7F");
+  CHECK(printable_text("caf\xc3\xa9") == "caf\xc3\xa9");       // valid UTF-8 kept
+  CHECK(printable_text("caf\xe9 \xc3") == "caf\\xE9 \\xC3");   // Latin-1 byte, cut sequence
+  CHECK(printable_text("\xed\xa0\x80") == "\\xED\\xA0\\x80");  // a UTF-16 surrogate is not UTF-8
+  CHECK(printable_text("\xc0\xaf") == "\\xC0\\xAF");           // overlong
   CHECK(printable_text("abcdef", 4) == "abcd...");
   CHECK(printable_text("ab\xc3\xa9", 3) == "ab...");  // never half a character
   // A malformed line with a non-UTF-8 byte: the message is valid UTF-8.
@@ -824,9 +827,9 @@ TEST_CASE("times that would leave the int64 picosecond range are rejected", "[tr
   const auto fio = temp_file("waits.iolog",
                              "fio version 2 iolog\nwait 9000000000000000000\n"
                              "f read 0 512\n");
-  CHECK(error_of(options({fio})).find(
-            "waits.iolog:2: expected a wait that keeps the sum of waits within 106 days (9,223,371,000,000 us), "
-            "found '9000000000000000000'") != std::string::npos);
+  CHECK(error_of(options({fio}))
+            .find("waits.iolog:2: expected a wait that keeps the sum of waits within 106 days (9,223,371,000,000 us), "
+                  "found '9000000000000000000'") != std::string::npos);
 }
 
 TEST_CASE("a command longer than the firmware's largest transfer is a malformed line", "[trace][hardening]") {
