@@ -1,4 +1,5 @@
-// Streaming readers for real block-I/O traces (formats in ../shared/traces/README.md).
+// Streaming readers for real block-I/O traces (formats: docs/user-guide.md, "Trace formats";
+// the shipped samples and their terms: traces/README.md).
 // Plain C++: no SystemC.
 //
 // Rules common to every reader (the README's "Formats" section is the reference for columns and
