@@ -115,6 +115,7 @@ class LineReader {
 
  private:
   static constexpr std::size_t kInitial = 1 << 18;
+  static constexpr std::size_t kMaxLine = 1 << 20;  ///< bounds the buffer whatever the input
 
   void fill() {
     if (begin_ > 0) {
@@ -122,7 +123,13 @@ class LineReader {
       end_ -= begin_;
       begin_ = 0;
     }
-    if (end_ == buf_.size()) buf_.resize(buf_.size() * 2);  // a line longer than the buffer
+    if (end_ == buf_.size()) {  // a line longer than the buffer
+      if (buf_.size() >= kMaxLine) {
+        throw TraceError(path_, line_no_ + 1, "a line of at most 1 MiB (no trace format has longer records)",
+                         std::string(buf_.data(), 40));
+      }
+      buf_.resize(buf_.size() * 2);
+    }
     const std::size_t got = std::fread(buf_.data() + end_, 1, buf_.size() - end_, file_);
     if (first_fill_) {
       // A binary file (e.g. a VMware vscsi trace) is named as such before any line is parsed.

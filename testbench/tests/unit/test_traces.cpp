@@ -844,3 +844,10 @@ TEST_CASE("a command longer than the firmware's largest transfer is a malformed 
   CHECK(error_of("big.csv", "0,0,33554433,r,0.0\n", TraceFormat::Spc)
             .find("expected a request of at most 65536 blocks") != std::string::npos);
 }
+
+TEST_CASE("a line longer than 1 MiB is malformed, not an unbounded buffer", "[trace][hardening]") {
+  const auto path = temp_file("longline.trace", "0 0 0 1 1\n" + std::string(3 << 20, '7') + " 0 0 1 1\n");
+  CHECK(error_of(options({path}, TraceFormat::DiskSim))
+            .find("longline.trace:2: expected a line of at most 1 MiB (no trace format has longer records), found "
+                  "'7777777777777777777777777777777777777777'") != std::string::npos);
+}
