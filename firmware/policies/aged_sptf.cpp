@@ -3,11 +3,12 @@
 // paper 003 ref. [12]): SPTF with an aging term that bounds starvation.
 //
 // Rule: for each pending request compute
-//     effective = positioning - W * (ctx.now - command.arrival)
-// where positioning is PositioningPredictor::predict(ctx.head, ctx.now, lbn).positioning() and
+//     effective = access - W * (ctx.now - command.arrival)
+// where access is PositioningPredictor::predict(ctx.head, ctx.now, lbn, op).access() (as SPTF
+// ranks, sptf.cpp) and
 // W (parameter `age_weight`, dimensionless, [0, 1000], default 6) weighs the time the request has
 // waited since the host submitted it. Serve the request with the smallest effective value; ties
-// go to the earlier command id. W = 0 is SPTF; a W large against the spread of positioning times
+// go to the earlier command id. W = 0 is SPTF; a W large against the spread of access times
 // serves in arrival order (FCFS). The Serve decision carries the predicted positioning time (not
 // the effective value), in picoseconds. The arithmetic is in double: positioning times and ages
 // of simulated runs are exact in a double's 53-bit mantissa at picosecond resolution up to ~2.5

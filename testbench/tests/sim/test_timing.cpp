@@ -276,5 +276,44 @@ TEST_CASE("sim: The rotation period is 60 s / rpm rounded, not truncated, to the
   CHECK(csv.at(0, "transfer_end_ms") == "14.940239044");
 }
 
+TEST_CASE("sim: SPTF counts the firmware's command path: a sector due 15 ns after the decision is a revolution away",
+          "[sim][timing][sptf][path]") {
+  // Two single-block reads arrive together at t = 1.964539 ms on an idle drive (arm at cylinder 0
+  // head 0): A (id 0) at LBN 20, slot 20; B (id 1) at LBN 56, slot 56. The firmware decides at
+  // t + 30 ns (doorbell and two submission fetches) + 2.2 ms = 4.164569 ms, 15.374 ns before
+  // slot 20's edge (floor(20 T / 72) = 4,164,584,374 ps). A's seek (of 0) starts 10 ns after the
+  // decision and the channel 20 ns after that: 14.626 ns too late, so A is a revolution away.
+  // SPTF must take B first. (A predictor that ignores its command path predicts 15.374 ns for A
+  // and takes it, losing a revolution.)
+  TempDir dir("sptf-path");
+  const std::int64_t t = 1'964'539'000;
+  write_text(dir / "t.trace", disksim_line(1.964539, 20, 1, true) + disksim_line(1.964539, 56, 1, true));
+  const RunResult r = run_platform(dir, trace_scenario(dir / "t.trace", "sptf"));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const std::int64_t decide = t + 3 * kBusPs + kOverheadPs;
+  CHECK(slot_start(20) - decide == 15'374);
+  // B first.
+  CHECK(csv.u64(0, "id") == 1);
+  CHECK(csv.ps(0, "dispatch_ms") == t + 3 * kBusPs);
+  CHECK(csv.ps(0, "seek_start_ms") == decide + kBusPs);
+  CHECK(csv.ps(0, "seek_end_ms") == decide + kBusPs);
+  CHECK(csv.ps(0, "transfer_start_ms") == slot_start(56));
+  CHECK(csv.ps(0, "transfer_end_ms") == slot_start(57));
+  CHECK(csv.ps(0, "predicted_positioning_ms") == slot_start(56) - (decide + kBusPs));
+  // Then A, a revolution later than its sector's first pass.
+  const std::int64_t decide_a = slot_start(57) + 4 * kBusPs + kOverheadPs;
+  CHECK(csv.u64(1, "id") == 0);
+  CHECK(csv.ps(1, "seek_start_ms") == decide_a + kBusPs);
+  CHECK(csv.ps(1, "transfer_start_ms") == kPeriodPs + slot_start(20));
+  CHECK(csv.ps(1, "transfer_end_ms") == kPeriodPs + slot_start(21));
+  CHECK(csv.ps(1, "predicted_positioning_ms") == kPeriodPs + slot_start(20) - (decide_a + kBusPs));
+  // The predictions are the measured positioning times.
+  for (std::size_t row = 0; row < 2; ++row)
+    CHECK(csv.ps(row, "predicted_positioning_ms") == csv.ps(row, "seek_ms") + csv.ps(row, "rotational_latency_ms"));
+  CHECK(r.summary["metrics"]["prediction_max_abs_error_ms"].get<double>() == 0.0);
+}
+
 }  // namespace
 }  // namespace drivevp

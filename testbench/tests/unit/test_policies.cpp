@@ -435,19 +435,19 @@ TEST_CASE("SPTF breaks positioning ties by arrival order", "[policy][sptf]") {
   CHECK(p->next(ctx).command.id == 9);
 }
 
-/// The minimal positioning time over `queue` and the smallest id reaching it.
-std::pair<Time, std::uint64_t> brute_force_min(const std::map<std::uint64_t, Command>& queue,
-                                               const SchedulingContext& ctx) {
-  Time best = Time::max();
+/// The minimal access time over `queue`, the smallest id reaching it and its positioning time.
+struct BruteForce {
+  Time access = Time::max();
   std::uint64_t id = 0;
+  Time positioning{0};
+};
+BruteForce brute_force_min(const std::map<std::uint64_t, Command>& queue, const SchedulingContext& ctx) {
+  BruteForce best;
   for (const auto& [cid, c] : queue) {  // ascending id: the first minimum is the earliest
-    const Time t = predictor().predict(ctx.head, ctx.now, c.lbn).positioning();
-    if (t < best) {
-      best = t;
-      id = cid;
-    }
+    const Prediction p = predictor().predict(ctx.head, ctx.now, c.lbn, c.op);
+    if (p.access() < best.access) best = {p.access(), cid, p.positioning()};
   }
-  return {best, id};
+  return best;
 }
 
 TEST_CASE("SPTF always picks the minimal predicted positioning time (random queues)", "[policy][sptf][property]") {
@@ -473,12 +473,12 @@ TEST_CASE("SPTF always picks the minimal predicted positioning time (random queu
         continue;
       }
       REQUIRE(d.kind == Decision::Kind::Serve);
-      const auto [best, best_id] = brute_force_min(queue, ctx);
-      REQUIRE(d.predicted_positioning == best);
-      REQUIRE(d.command.id == best_id);
+      const BruteForce best = brute_force_min(queue, ctx);
+      REQUIRE(d.predicted_positioning == best.positioning);
+      REQUIRE(d.command.id == best.id);
       queue.erase(d.command.id);
       // Advance: position, then transfer one block.
-      const Prediction pr = predictor().predict(ctx.head, ctx.now, d.command.lbn);
+      const Prediction pr = predictor().predict(ctx.head, ctx.now, d.command.lbn, d.command.op);
       ctx.now += pr.positioning() + sectors_time(predictor().rotation_period(), 1, pr.target.sectors_per_track);
       ctx.head = HeadPosition{pr.target.cylinder, pr.target.head};
     }
@@ -490,7 +490,7 @@ std::vector<std::uint64_t> serve_all(SchedulingPolicy& p, SchedulingContext ctx)
   std::vector<std::uint64_t> ids;
   for (Decision d = p.next(ctx); d.kind == Decision::Kind::Serve; d = p.next(ctx)) {
     ids.push_back(d.command.id);
-    const Prediction pr = predictor().predict(ctx.head, ctx.now, d.command.lbn);
+    const Prediction pr = predictor().predict(ctx.head, ctx.now, d.command.lbn, d.command.op);
     REQUIRE(d.predicted_positioning == pr.positioning());
     const Time transfer = sectors_time(predictor().rotation_period(), d.command.blocks, pr.target.sectors_per_track);
     ctx.now += pr.positioning() + transfer;
@@ -550,6 +550,33 @@ TEST_CASE("aged SPTF with the default weight trades positioning for age", "[poli
   s->enqueue(cmd(0, lbn_of(50, 0, 9), ms(0)), ctx);
   s->enqueue(cmd(1, lbn_of(50, 0, 1), ms(10)), ctx);
   CHECK(s->next(ctx).command.id == 1);
+}
+
+TEST_CASE("SPTF ranks by the access time, command path included", "[policy][sptf][path]") {
+  // A predictor with the controller's command path (10 ns before a read's seek, 40 ns before a
+  // write's, 20 ns after the seek). From cylinder 50 head 0, deciding 35 ns before sector 5:
+  //   id 0: write, cyl 50 sector 5: misses it (channel at +60 ns) -> 10 ms + 35 ns access
+  //   id 1: read,  cyl 50 sector 5: in time (channel at +30 ns)   -> 35 ns access
+  //   id 2: read,  cyl 50 sector 8                                 -> 3 ms + 35 ns
+  PositioningPredictor pred(small_page(), Time{0});
+  pred.set_command_path(CommandPath{Time{10'000}, Time{40'000}, Time{20'000}});
+  SchedulingContext ctx = context(50, 0, ms(5) - Time{35'000});
+  ctx.predictor = &pred;
+  auto p = make_policy("sptf");
+  Command w = cmd(0, lbn_of(50, 0, 5));
+  w.op = Op::Write;
+  p->enqueue(w, ctx);
+  p->enqueue(cmd(1, lbn_of(50, 0, 5)), ctx);
+  p->enqueue(cmd(2, lbn_of(50, 0, 8)), ctx);
+  Decision d = p->next(ctx);
+  CHECK(d.command.id == 1);
+  CHECK(d.predicted_positioning == Time{25'000});  // seek 0 + 20 ns path + 5 ns wait
+  d = p->next(ctx);
+  CHECK(d.command.id == 2);
+  CHECK(d.predicted_positioning == ms(3) + Time{25'000});
+  d = p->next(ctx);
+  CHECK(d.command.id == 0);
+  CHECK(d.predicted_positioning == ms(10) - Time{5'000});  // from the seek's start at 5 ms + 5 ns
 }
 
 // ---- registry ---------------------------------------------------------------------------------
