@@ -21,12 +21,20 @@ Time PositioningPredictor::seek_time(HeadPosition from, std::uint32_t cylinder, 
   return positioning_seek(d, from.head != head, seek_table_, settle_, head_switch_);
 }
 
-Prediction PositioningPredictor::predict(HeadPosition from, Time start, std::uint64_t lbn) const {
+void PositioningPredictor::set_command_path(const CommandPath& path) {
+  if (path.read_to_seek < Time{0} || path.write_to_seek < Time{0} || path.seek_to_transfer < Time{0})
+    throw std::invalid_argument("predictor: command path times must be >= 0");
+  command_path_ = path;
+}
+
+Prediction PositioningPredictor::predict(HeadPosition from, Time start, std::uint64_t lbn, Op op) const {
   Prediction p;
   p.target = geometry_.locate(lbn);
+  p.lead = command_path_.to_seek(op);
   p.seek = seek_time(from, p.target.cylinder, p.target.head);
-  p.rotation =
-      rotational_wait(start + p.seek, phase_origin_, rotation_period_, p.target.slot, p.target.sectors_per_track);
+  const Time channel_start = start + p.lead + p.seek + command_path_.seek_to_transfer;
+  p.rotation = command_path_.seek_to_transfer + rotational_wait(channel_start, phase_origin_, rotation_period_,
+                                                                p.target.slot, p.target.sectors_per_track);
   return p;
 }
 

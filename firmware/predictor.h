@@ -15,17 +15,41 @@ struct HeadPosition {
   std::uint32_t head = 0;
 };
 
-/// A predicted positioning for one request.
+/// The firmware's own command path around a seek: the bus time between the moment a policy
+/// decides (`SchedulingContext::now`: dispatch + command overhead) and the seek starting, and
+/// between the seek ending and the read channel starting to wait for the first sector. The
+/// controller measures it at boot (Controller::start_of_simulation, docs/models/firmware.md
+/// "Predictor"); a predictor built without it (all zero) predicts as if the firmware issued its
+/// commands in no time.
+struct CommandPath {
+  Time read_to_seek{0};      ///< a read: the actuator's seek burst
+  Time write_to_seek{0};     ///< a write: COUNT write, data DMA into the sector buffer, seek burst
+  Time seek_to_transfer{0};  ///< seek-done IRQ_ACK burst and the channel's LBN/COUNT/COMMAND burst
+  /// The path before the seek for an operation.
+  Time to_seek(Op op) const { return op == Op::Read ? read_to_seek : write_to_seek; }
+};
+
+/// A predicted positioning for one request. All times in picoseconds.
 struct Prediction {
   PhysicalAddress target;  ///< where the request's first block lives
+  Time lead{0};            ///< command path from the prediction's start to the seek's start
   Time seek{0};            ///< seek + settle, or head switch, or 0
-  Time rotation{0};        ///< rotational latency after the seek ends
+  /// From the seek's end until the first block's leading edge is under the head: the command
+  /// path to the channel (CommandPath::seek_to_transfer) plus the rotational wait after it; what
+  /// requests.csv measures as rotational_latency_ms (transfer_start - seek_end).
+  Time rotation{0};
+  /// seek + rotation: what requests.csv measures as seek_ms + rotational_latency_ms
+  /// (transfer_start - seek_start).
   Time positioning() const { return seek + rotation; }
+  /// lead + seek + rotation: from the prediction's start until the first block is under the head.
+  Time access() const { return lead + seek + rotation; }
 };
 
 /// Predicts seek and rotational latency from the firmware's own tables: the sampled seek table of
 /// the parameter page (linear interpolation between samples, so it may differ from the true
-/// curve between samples), settle, head switch, and the spindle phase read at boot.
+/// curve between samples), settle, head switch, the spindle phase read at boot, and the
+/// firmware's own command path (CommandPath), so that a sector that passes while the firmware is
+/// still issuing its commands is predicted a revolution away, as it really is.
 ///
 /// Seek rule (shared with the actuator model, docs/models/disk.md): distance 0 on the same head
 /// costs 0; distance 0 with a head change costs head_switch; distance d >= 1 costs
@@ -40,13 +64,18 @@ class PositioningPredictor {
   const DiskGeometry& geometry() const { return geometry_; }
   Time rotation_period() const { return rotation_period_; }
   Time command_overhead() const { return command_overhead_; }
+  const CommandPath& command_path() const { return command_path_; }
+  /// Sets the command path (each part >= 0; throws std::invalid_argument otherwise).
+  void set_command_path(const CommandPath& path);
   std::uint64_t capacity_blocks() const { return geometry_.capacity_blocks(); }
 
   /// Seek time from `from` to (cylinder, head), per the seek rule above.
   Time seek_time(HeadPosition from, std::uint32_t cylinder, std::uint32_t head) const;
-  /// Full prediction for starting to position at time `start` towards block `lbn`
-  /// (precondition lbn < capacity_blocks()).
-  Prediction predict(HeadPosition from, Time start, std::uint64_t lbn) const;
+  /// Full prediction for an `op` whose command path starts at time `start` (ps) towards block
+  /// `lbn`: lead = command_path().to_seek(op); the seek starts at start + lead; rotation =
+  /// seek_to_transfer + rotational_wait(start + lead + seek + seek_to_transfer).
+  /// Throws std::out_of_range if lbn >= capacity_blocks().
+  Prediction predict(HeadPosition from, Time start, std::uint64_t lbn, Op op) const;
 
  private:
   DiskGeometry geometry_;
@@ -56,6 +85,7 @@ class PositioningPredictor {
   Time settle_{0};
   Time command_overhead_{0};
   Time phase_origin_{0};
+  CommandPath command_path_;
 };
 
 }  // namespace drivevp

@@ -111,9 +111,31 @@ void Controller::start_of_simulation() {
   offset_ = sc_core::SC_ZERO_TIME;
   ParameterPage page;
   bus_access(tlm::TLM_READ_COMMAND, amap::kParamPage, &page, sizeof page);
+  // The index-time read also times one register access on the bus (the loosely-timed offset it
+  // adds): the unit of the firmware's own command path, which the predictor must count.
+  const sc_core::sc_time before = offset_;
   const Time index = Time{static_cast<std::int64_t>(read_reg(reg::kSpindleIndexTime, 8))};
+  bus_access_time_ = to_time(offset_ - before);
   predictor_ = PositioningPredictor(page, index);
+  predictor_.set_command_path(command_path());
   head_ = {0, 0};
+}
+
+CommandPath Controller::command_path() const {
+  // Mirrors dispatch(), dma() and on_seek_done(): the bus accesses between the decision (after
+  // the command overhead) and the actuator's seek start, and between the seek-done interrupt and
+  // the channel's start. The actuator and the channel act at the annotated time of the access
+  // that commands them, which includes that access's own latency.
+  const Time a = bus_access_time_;
+  // Write data DMA: through DMI, the latest grant's latency plus one transaction; before the
+  // first grant or after a refusal, two transactions through the staging buffer. (The router
+  // grants its own latency, one access: the sector buffer adds none, so the two agree.)
+  const Time dma = dmi_write_latency_ ? *dmi_write_latency_ + a : a + a;
+  CommandPath path;
+  path.read_to_seek = a;             // the seek burst
+  path.write_to_seek = a + dma + a;  // COUNT write, data DMA, seek burst
+  path.seek_to_transfer = a + a;     // IRQ_ACK read burst, LBN/COUNT/COMMAND burst
+  return path;
 }
 
 void Controller::host_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -214,6 +236,11 @@ std::uint8_t* Controller::channel_buffer(std::size_t bytes) {
     t.set_data_length(static_cast<unsigned>(bytes));
     dmi_valid_ = bus->get_direct_mem_ptr(t, dmi_) && dmi_.is_read_write_allowed() &&
                  dmi_.get_start_address() <= amap::kChannelBuffer && dmi_.get_end_address() >= last;
+    if (dmi_valid_)
+      dmi_write_latency_ = to_time(dmi_.get_write_latency());
+    else
+      dmi_write_latency_.reset();
+    predictor_.set_command_path(command_path());  // the write path follows the grant
     if (!dmi_valid_) return nullptr;
   }
   return dmi_.get_dmi_ptr() + (amap::kChannelBuffer - dmi_.get_start_address());

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -31,7 +32,8 @@ struct ControllerParams {
 /// The controller firmware. It reacts to interrupts with short handlers (SC_METHODs), never
 /// waits in a loop, and drives the hardware only through bus transactions:
 ///  1. boot (start of simulation): reads the parameter page and the spindle's index time over
-///     the bus and builds its PositioningPredictor;
+///     the bus, times that register read (the loosely-timed offset it adds) and builds its
+///     PositioningPredictor with its own command path (command_path());
 ///  2. doorbell: fetches submission entries from host memory by DMA and hands them to the policy;
 ///     A command whose blocks are not all within the capacity completes at once with
 ///     kStatusInvalidLba and never reaches the policy;
@@ -87,6 +89,9 @@ class Controller : public sc_core::sc_module {
   std::uint64_t read_reg(std::uint64_t address, unsigned width);
   void write_reg(std::uint64_t address, std::uint64_t value, unsigned width, const Command* command = nullptr);
   SchedulingContext context(Time at) const;
+  /// The firmware's command path around a seek (PositioningPredictor), from the bus access time
+  /// measured at boot and the sector buffer's DMI grant.
+  CommandPath command_path() const;
   /// Moves the current command's data between the channel's sector buffer and its host buffer.
   void dma(bool to_host, std::size_t bytes);
   /// Pointer to the sector buffer through DMI, covering `bytes`; null when not granted.
@@ -100,6 +105,7 @@ class Controller : public sc_core::sc_module {
   PositioningPredictor predictor_;
   RegisterBank regs_;
   sc_core::sc_time offset_;  ///< local time offset of the running handler
+  Time bus_access_time_{0};  ///< one register access on the bus, measured at boot
   sc_core::sc_event doorbell_event_;
   sc_core::sc_event wake_event_;
   std::uint32_t sq_tail_ = 0, sq_head_ = 0, cq_tail_ = 0, cq_head_ = 0;
@@ -108,6 +114,7 @@ class Controller : public sc_core::sc_module {
   std::vector<std::uint8_t> staging_;        ///< DMA staging buffer (only without DMI)
   tlm::tlm_dmi dmi_;                         ///< the channel's sector buffer
   bool dmi_valid_ = false;
+  std::optional<Time> dmi_write_latency_;  ///< of the latest DMI grant; none before one or after a refusal
   State state_ = State::Idle;
   Command current_{};
   amap::ServiceLog log_{};

@@ -146,8 +146,8 @@ TEST_CASE("sim: Values out of range are errors naming the range", "[sim][config]
   CHECK(config_error(kBase, {"firmware.queue_depth=0"}) ==
         "--set firmware.queue_depth=0: firmware.queue_depth: expected an integer in [1, 65536], found 0");
   // A policy parameter out of its range.
-  CHECK(config_error("[firmware]\npolicy = \"aged_sptf\"\nage_weight = 2000\n") ==
-        "FILE:3: firmware.age_weight: expected a number in [0, 1000], found 2000");
+  CHECK(config_error("[firmware]\npolicy = \"aged_sptf\"\nage_weight = 2000000000\n") ==
+        "FILE:3: firmware.age_weight: expected a number in [0, 1000000000], found 2000000000");
   // Device consistency, checked after every key is applied.
   CHECK(config_error("[device]\nsectors_per_track = 8\ntrack_skew = 8\n") ==
         "FILE: device.track_skew must be less than the sectors per track");

@@ -170,10 +170,13 @@ TEST_CASE("sim: SPTF serves the request with the least predicted positioning tim
   const Csv csv(dir / "out" / "requests.csv");
   REQUIRE(csv.size() == lbns.size());
 
-  // Brute force with the firmware's predictor from the same parameter page; the spindle is at
-  // phase 0 at time 0. At each decision the arm is where the previous request's (only) block is,
-  // and positioning starts after the command overhead: at dispatch + 2.2 ms.
-  const PositioningPredictor predictor(disk.parameter_page(), Time{0});
+  // Brute force with the firmware's predictor from the same parameter page and the controller's
+  // command path (10 ns per bus access: the seek burst before the seek, the IRQ_ACK and channel
+  // bursts after it); the spindle is at phase 0 at time 0. At each decision the arm is where the
+  // previous request's (only) block is, and the decision is for after the command overhead: at
+  // dispatch + 2.2 ms.
+  PositioningPredictor predictor(disk.parameter_page(), Time{0});
+  predictor.set_command_path(CommandPath{Time{10'000}, Time{40'000}, Time{20'000}});
   std::vector<std::uint64_t> pending(lbns.size());
   for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;
   HeadPosition head{0, 0};
@@ -184,7 +187,7 @@ TEST_CASE("sim: SPTF serves the request with the least predicted positioning tim
     std::uint64_t best = pending.front();
     Time best_time = Time::max();
     for (std::uint64_t id : pending) {
-      const Time t = predictor.predict(head, start, lbns[id]).positioning();
+      const Time t = predictor.predict(head, start, lbns[id], Op::Read).positioning();
       if (t < best_time || (t == best_time && id < best)) {
         best = id;
         best_time = t;
@@ -194,7 +197,10 @@ TEST_CASE("sim: SPTF serves the request with the least predicted positioning tim
     CHECK(csv.ps(row, "predicted_positioning_ms") == best_time.count());
     // The prediction is the minimum over the queue at that moment.
     for (std::uint64_t id : pending)
-      CHECK(csv.ps(row, "predicted_positioning_ms") <= predictor.predict(head, start, lbns[id]).positioning().count());
+      CHECK(csv.ps(row, "predicted_positioning_ms") <=
+            predictor.predict(head, start, lbns[id], Op::Read).positioning().count());
+    // ... and exactly what the drive then took: seek + rotational latency.
+    CHECK(csv.ps(row, "predicted_positioning_ms") == csv.ps(row, "seek_ms") + csv.ps(row, "rotational_latency_ms"));
     const std::uint64_t served = csv.u64(row, "id");
     pending.erase(std::find(pending.begin(), pending.end(), served));
     const PhysicalAddress a = disk.geometry().locate(lbns[served]);

@@ -158,5 +158,162 @@ TEST_CASE("sim: Mean rotational latency of random reads is half a revolution", "
   CHECK(r.summary["metrics"]["transfer_mean_ms"].get<double>() == Catch::Approx(60000.0 / 4002.0 / 72.0).epsilon(1e-6));
 }
 
+// ---- Paths the presets never reach (non-preset parameters) ------------------------------------
+
+namespace paths {
+
+/// Earliest time >= t at which the leading edge of slot s passes under the head, for a spindle
+/// of period `period` at phase 0 at time 0 and 72 slots: floor(s * T / 72) into a revolution.
+std::int64_t next_slot(std::int64_t t, std::int64_t s, std::int64_t period = kPeriodPs) {
+  const std::int64_t start = s * period / kSectors;
+  const std::int64_t base = t / period * period;
+  return base + start >= t ? base + start : base + period + start;
+}
+
+/// A trace scenario on the HP 97560 with `device_keys` appended to [device].
+std::string device_scenario(const fs::path& trace, const std::string& policy, const std::string& device_keys) {
+  return fmt::format(
+      "[device]\npreset = \"hp97560\"\n{}\n[firmware]\npolicy = \"{}\"\n\n[workload]\nkind = \"trace\"\n"
+      "path = \"{}\"\nformat = \"disksim\"\n\n[run]\nprogress = false\n\n[output]\nplots = false\n",
+      device_keys, policy, trace.string());
+}
+
+}  // namespace paths
+
+TEST_CASE("sim: A seek with settle > 0 takes the curve time plus the settle exactly", "[sim][timing][settle]") {
+  // Both presets have settle 0 (their curves include it). With settle 0.5 ms, FCFS, three reads
+  // far apart in time, each on an idle drive:
+  //   1. (0, 0) -> cylinder 100 head 0: seek(100) + settle = 3.24 + 0.4 * 10 + 0.5 = 7.74 ms
+  //   2. (100, 0) -> cylinder 101 head 3: max(seek(1) + settle, head switch) = max(4.14, 1.6) ms
+  //   3. (101, 3) -> cylinder 101 head 5: head switch only, 1.6 ms (no arm move, no settle)
+  TempDir dir("settle");
+  const auto lbn = [](std::uint64_t c, std::uint64_t h, std::uint64_t s) { return (c * 19 + h) * 72 + s; };
+  write_text(dir / "t.trace", disksim_line(0.0, lbn(100, 0, 0), 1, true) +
+                                  disksim_line(100.0, lbn(101, 3, 0), 1, true) +
+                                  disksim_line(200.0, lbn(101, 5, 0), 1, true));
+  const RunResult r = run_platform(dir, paths::device_scenario(dir / "t.trace", "fcfs", "settle_ms = 0.5\n"));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 3);
+  const std::int64_t expected_seek[3] = {7'740'000'000, 4'140'000'000, 1'600'000'000};
+  const std::int64_t arrival[3] = {0, 100'000'000'000, 200'000'000'000};
+  for (std::size_t row = 0; row < 3; ++row) {
+    INFO("row " << row);
+    CHECK(csv.ps(row, "seek_end_ms") - csv.ps(row, "seek_start_ms") == expected_seek[row]);
+    // The seek starts after the arrival's 20 ns, the 2.2 ms overhead and the seek burst's 10 ns.
+    CHECK(csv.ps(row, "seek_start_ms") == arrival[row] + 2 * kBusPs + kOverheadPs + kBusPs);
+  }
+  CHECK(csv.u64(0, "seek_distance") == 100);
+  CHECK(csv.u64(1, "seek_distance") == 1);
+  CHECK(csv.u64(2, "seek_distance") == 0);
+}
+
+TEST_CASE("sim: A read across track boundaries without skew includes the head switch and the one-cylinder seek",
+          "[sim][timing][track-switch]") {
+  // Track and cylinder skew 0: sector s of every track sits in slot s, so the next track's
+  // first sector passes under the head exactly when the previous track's last one ends; the
+  // head switch (or the one-cylinder seek) makes the channel wait for it a whole revolution.
+  // FCFS, two reads on an idle drive:
+  //   1. at 0: cylinder 0 head 0 sectors 70-71 and head 1 sectors 0-1 (LBN 70, 4 blocks);
+  //   2. at 100 ms: cylinder 0 head 18 sector 71 and cylinder 1 head 0 sector 0 (2 blocks).
+  TempDir dir("track-switch");
+  const std::uint64_t lbn2 = 18 * 72 + 71;
+  write_text(dir / "t.trace", disksim_line(0.0, 70, 4, true) + disksim_line(100.0, lbn2, 2, true));
+  const RunResult r =
+      run_platform(dir, paths::device_scenario(dir / "t.trace", "fcfs", "track_skew = 0\ncylinder_skew = 0\n"));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  using paths::next_slot;
+  constexpr std::int64_t kHeadSwitchPs = 1'600'000'000;
+  constexpr std::int64_t kSeek1Ps = 3'640'000'000;  // 3.24 + 0.4 sqrt(1) ms > head switch
+
+  // 1. Seek of 0 (arm at cylinder 0 head 0); the channel starts 20 ns after it.
+  const std::int64_t seek1 = 2 * kBusPs + kOverheadPs + kBusPs;
+  const std::int64_t start1 = next_slot(seek1 + 2 * kBusPs, 70);
+  const std::int64_t end_track1 = next_slot(start1, 72);  // = one revolution: slot 72 is slot 0
+  CHECK(end_track1 == kPeriodPs);
+  const std::int64_t end1 = next_slot(end_track1 + kHeadSwitchPs, 0) + slot_start(2);
+  CHECK(end1 == 2 * kPeriodPs + slot_start(2));  // the switch costs a whole revolution here
+  CHECK(csv.ps(0, "seek_start_ms") == seek1);
+  CHECK(csv.ps(0, "seek_end_ms") == seek1);
+  CHECK(csv.ps(0, "transfer_start_ms") == start1);
+  CHECK(csv.ps(0, "transfer_end_ms") == end1);
+  CHECK(csv.ps(0, "completion_ms") == end1 + 4 * kBusPs);
+
+  // 2. From cylinder 0 head 1 (where request 1 ended) to head 18: head switch 1.6 ms.
+  const std::int64_t arrival2 = 100'000'000'000;
+  const std::int64_t seek2 = arrival2 + 2 * kBusPs + kOverheadPs + kBusPs;
+  const std::int64_t start2 = next_slot(seek2 + kHeadSwitchPs + 2 * kBusPs, 71);
+  const std::int64_t end_track2 = start2 + (kPeriodPs - slot_start(71));
+  const std::int64_t end2 = next_slot(end_track2 + kSeek1Ps, 0) + slot_start(1);
+  CHECK(csv.ps(1, "seek_end_ms") - csv.ps(1, "seek_start_ms") == kHeadSwitchPs);
+  CHECK(csv.ps(1, "seek_start_ms") == seek2);
+  CHECK(csv.ps(1, "transfer_start_ms") == start2);
+  CHECK(csv.ps(1, "transfer_end_ms") == end2);
+  CHECK(end2 - end_track2 == kPeriodPs + slot_start(1));  // a revolution lost to the cylinder switch
+  CHECK(csv.ps(1, "completion_ms") == end2 + 4 * kBusPs);
+}
+
+TEST_CASE("sim: The rotation period is 60 s / rpm rounded, not truncated, to the picosecond",
+          "[sim][timing][rotation]") {
+  // 60 s / 4016 = 14.940239043824... ms: rounded 14,940,239,044 ps, truncated ...043. (4002 and
+  // 10,000 RPM round and truncate alike.)
+  constexpr std::int64_t kPeriod4016 = 14'940'239'044;
+  DiskParams p = hp97560();
+  p.rpm = 4016;
+  CHECK(p.rotation_period() == Time{kPeriod4016});
+  CHECK(p.parameter_page().rotation_period_ps == kPeriod4016);
+  // Through the platform: the last sector of cylinder 0 head 0 (LBN 71, slot 71) ends exactly at
+  // the end of the first revolution.
+  TempDir dir("rpm4016");
+  write_text(dir / "t.trace", disksim_line(0.0, 71, 1, true));
+  const RunResult r = run_platform(dir, paths::device_scenario(dir / "t.trace", "fcfs", "rpm = 4016\n"));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 1);
+  CHECK(csv.ps(0, "transfer_start_ms") == 71 * kPeriod4016 / 72);
+  CHECK(csv.at(0, "transfer_end_ms") == "14.940239044");
+}
+
+TEST_CASE("sim: SPTF counts the firmware's command path: a sector due 15 ns after the decision is a revolution away",
+          "[sim][timing][sptf][path]") {
+  // Two single-block reads arrive together at t = 1.964539 ms on an idle drive (arm at cylinder 0
+  // head 0): A (id 0) at LBN 20, slot 20; B (id 1) at LBN 56, slot 56. The firmware decides at
+  // t + 30 ns (doorbell and two submission fetches) + 2.2 ms = 4.164569 ms, 15.374 ns before
+  // slot 20's edge (floor(20 T / 72) = 4,164,584,374 ps). A's seek (of 0) starts 10 ns after the
+  // decision and the channel 20 ns after that: 14.626 ns too late, so A is a revolution away.
+  // SPTF must take B first. (A predictor that ignores its command path predicts 15.374 ns for A
+  // and takes it, losing a revolution.)
+  TempDir dir("sptf-path");
+  const std::int64_t t = 1'964'539'000;
+  write_text(dir / "t.trace", disksim_line(1.964539, 20, 1, true) + disksim_line(1.964539, 56, 1, true));
+  const RunResult r = run_platform(dir, trace_scenario(dir / "t.trace", "sptf"));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const std::int64_t decide = t + 3 * kBusPs + kOverheadPs;
+  CHECK(slot_start(20) - decide == 15'374);
+  // B first.
+  CHECK(csv.u64(0, "id") == 1);
+  CHECK(csv.ps(0, "dispatch_ms") == t + 3 * kBusPs);
+  CHECK(csv.ps(0, "seek_start_ms") == decide + kBusPs);
+  CHECK(csv.ps(0, "seek_end_ms") == decide + kBusPs);
+  CHECK(csv.ps(0, "transfer_start_ms") == slot_start(56));
+  CHECK(csv.ps(0, "transfer_end_ms") == slot_start(57));
+  CHECK(csv.ps(0, "predicted_positioning_ms") == slot_start(56) - (decide + kBusPs));
+  // Then A, a revolution later than its sector's first pass.
+  const std::int64_t decide_a = slot_start(57) + 4 * kBusPs + kOverheadPs;
+  CHECK(csv.u64(1, "id") == 0);
+  CHECK(csv.ps(1, "seek_start_ms") == decide_a + kBusPs);
+  CHECK(csv.ps(1, "transfer_start_ms") == kPeriodPs + slot_start(20));
+  CHECK(csv.ps(1, "transfer_end_ms") == kPeriodPs + slot_start(21));
+  CHECK(csv.ps(1, "predicted_positioning_ms") == kPeriodPs + slot_start(20) - (decide_a + kBusPs));
+  // The predictions are the measured positioning times.
+  for (std::size_t row = 0; row < 2; ++row)
+    CHECK(csv.ps(row, "predicted_positioning_ms") == csv.ps(row, "seek_ms") + csv.ps(row, "rotational_latency_ms"));
+  CHECK(r.summary["metrics"]["prediction_max_abs_error_ms"].get<double>() == 0.0);
+}
+
 }  // namespace
 }  // namespace drivevp

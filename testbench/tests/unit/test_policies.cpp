@@ -435,19 +435,19 @@ TEST_CASE("SPTF breaks positioning ties by arrival order", "[policy][sptf]") {
   CHECK(p->next(ctx).command.id == 9);
 }
 
-/// The minimal positioning time over `queue` and the smallest id reaching it.
-std::pair<Time, std::uint64_t> brute_force_min(const std::map<std::uint64_t, Command>& queue,
-                                               const SchedulingContext& ctx) {
-  Time best = Time::max();
+/// The minimal access time over `queue`, the smallest id reaching it and its positioning time.
+struct BruteForce {
+  Time access = Time::max();
   std::uint64_t id = 0;
+  Time positioning{0};
+};
+BruteForce brute_force_min(const std::map<std::uint64_t, Command>& queue, const SchedulingContext& ctx) {
+  BruteForce best;
   for (const auto& [cid, c] : queue) {  // ascending id: the first minimum is the earliest
-    const Time t = predictor().predict(ctx.head, ctx.now, c.lbn).positioning();
-    if (t < best) {
-      best = t;
-      id = cid;
-    }
+    const Prediction p = predictor().predict(ctx.head, ctx.now, c.lbn, c.op);
+    if (p.access() < best.access) best = {p.access(), cid, p.positioning()};
   }
-  return {best, id};
+  return best;
 }
 
 TEST_CASE("SPTF always picks the minimal predicted positioning time (random queues)", "[policy][sptf][property]") {
@@ -473,12 +473,12 @@ TEST_CASE("SPTF always picks the minimal predicted positioning time (random queu
         continue;
       }
       REQUIRE(d.kind == Decision::Kind::Serve);
-      const auto [best, best_id] = brute_force_min(queue, ctx);
-      REQUIRE(d.predicted_positioning == best);
-      REQUIRE(d.command.id == best_id);
+      const BruteForce best = brute_force_min(queue, ctx);
+      REQUIRE(d.predicted_positioning == best.positioning);
+      REQUIRE(d.command.id == best.id);
       queue.erase(d.command.id);
       // Advance: position, then transfer one block.
-      const Prediction pr = predictor().predict(ctx.head, ctx.now, d.command.lbn);
+      const Prediction pr = predictor().predict(ctx.head, ctx.now, d.command.lbn, d.command.op);
       ctx.now += pr.positioning() + sectors_time(predictor().rotation_period(), 1, pr.target.sectors_per_track);
       ctx.head = HeadPosition{pr.target.cylinder, pr.target.head};
     }
@@ -490,7 +490,7 @@ std::vector<std::uint64_t> serve_all(SchedulingPolicy& p, SchedulingContext ctx)
   std::vector<std::uint64_t> ids;
   for (Decision d = p.next(ctx); d.kind == Decision::Kind::Serve; d = p.next(ctx)) {
     ids.push_back(d.command.id);
-    const Prediction pr = predictor().predict(ctx.head, ctx.now, d.command.lbn);
+    const Prediction pr = predictor().predict(ctx.head, ctx.now, d.command.lbn, d.command.op);
     REQUIRE(d.predicted_positioning == pr.positioning());
     const Time transfer = sectors_time(predictor().rotation_period(), d.command.blocks, pr.target.sectors_per_track);
     ctx.now += pr.positioning() + transfer;
@@ -519,9 +519,9 @@ TEST_CASE("aged SPTF with age_weight 0 is SPTF", "[policy][aged_sptf]") {
 }
 
 TEST_CASE("aged SPTF with a large age_weight serves the oldest first", "[policy][aged_sptf]") {
-  // Arrivals 1 ms apart: with W = 1000 one ms of age outweighs 1 s of positioning, far above any
-  // positioning time on this disk (< 16 ms), so the order is the arrival order, not the id order.
-  auto p = make_policy("aged_sptf", {{"age_weight", 1000}});
+  // Arrivals 1 ms apart: with W = 1e6 per mille one ms of age outweighs 1 s of access time, far
+  // above any on this disk (< 16 ms), so the order is the arrival order, not the id order.
+  auto p = make_policy("aged_sptf", {{"age_weight", 1e6}});
   CHECK(p->name() == "ASPTF(W)");
   std::mt19937_64 rng(5);
   const SchedulingContext ctx = context(50, 0, ms(200));
@@ -534,22 +534,58 @@ TEST_CASE("aged SPTF with a large age_weight serves the oldest first", "[policy]
   CHECK(serve_all(*p, ctx) == expected);
 }
 
-TEST_CASE("aged SPTF with the default weight trades positioning for age", "[policy][aged_sptf]") {
-  // W = 6 (default). From cylinder 50 head 0 at t = 10 ms (phase 0):
-  //   id 0: arrived at 0 ms,   cyl 50 sector 9 -> 9 ms positioning, effective 9 - 6*10 = -51 ms
-  //   id 1: arrived at 10 ms,  cyl 50 sector 1 -> 1 ms positioning, effective 1 ms
-  // SPTF would take id 1; ASPTF(6) takes id 0.
-  auto p = make_policy("aged_sptf");
-  const SchedulingContext ctx = context(50, 0, ms(10));
-  p->enqueue(cmd(0, lbn_of(50, 0, 9), ms(0)), ctx);
-  p->enqueue(cmd(1, lbn_of(50, 0, 1), ms(10)), ctx);
-  const Decision d = p->next(ctx);
-  CHECK(d.command.id == 0);
-  CHECK(d.predicted_positioning == ms(9));  // the positioning time, not the effective value
+TEST_CASE("aged SPTF weighs waiting per mille, as DiskSim does", "[policy][aged_sptf]") {
+  // W = 6 (default): 6 us of access time off per ms waited (DiskSim 4.0 delay - age x W x 0.001).
+  // From cylinder 50 head 0, phase 0 (now a multiple of 10 ms):
+  //   id 0: arrived at 0,           cyl 50 sector 9 -> 9 ms access
+  //   id 1: arrived at now - 0 ms,  cyl 50 sector 1 -> 1 ms access
+  // id 0 wins once 0.006 x its extra wait exceeds 8 ms, i.e. beyond 1333.33 ms:
+  //   now = 1330 ms: 9 - 7.98 = 1.02 ms > 1 ms    -> id 1 (SPTF's choice)
+  //   now = 1340 ms: 9 - 8.04 = 0.96 ms < 1 ms    -> id 0
+  // (W applied unscaled, 6 ps per ps, would already take id 0 after 1.34 ms of waiting.)
+  for (const auto& [now_ms, expected] : std::vector<std::pair<std::int64_t, std::uint64_t>>{{1330, 1}, {1340, 0}}) {
+    INFO("now " << now_ms << " ms");
+    auto p = make_policy("aged_sptf");
+    const SchedulingContext ctx = context(50, 0, ms(now_ms));
+    p->enqueue(cmd(0, lbn_of(50, 0, 9), ms(0)), ctx);
+    p->enqueue(cmd(1, lbn_of(50, 0, 1), ms(now_ms)), ctx);
+    const Decision d = p->next(ctx);
+    CHECK(d.command.id == expected);
+    CHECK(d.predicted_positioning == ms(expected == 0 ? 9 : 1));  // the positioning, not the effective value
+  }
+  // A request that has waited 1.34 s does not beat one that has just arrived under plain SPTF.
   auto s = make_policy("sptf");
+  const SchedulingContext ctx = context(50, 0, ms(1340));
   s->enqueue(cmd(0, lbn_of(50, 0, 9), ms(0)), ctx);
-  s->enqueue(cmd(1, lbn_of(50, 0, 1), ms(10)), ctx);
+  s->enqueue(cmd(1, lbn_of(50, 0, 1), ms(1340)), ctx);
   CHECK(s->next(ctx).command.id == 1);
+}
+
+TEST_CASE("SPTF ranks by the access time, command path included", "[policy][sptf][path]") {
+  // A predictor with the controller's command path (10 ns before a read's seek, 40 ns before a
+  // write's, 20 ns after the seek). From cylinder 50 head 0, deciding 35 ns before sector 5:
+  //   id 0: write, cyl 50 sector 5: misses it (channel at +60 ns) -> 10 ms + 35 ns access
+  //   id 1: read,  cyl 50 sector 5: in time (channel at +30 ns)   -> 35 ns access
+  //   id 2: read,  cyl 50 sector 8                                 -> 3 ms + 35 ns
+  PositioningPredictor pred(small_page(), Time{0});
+  pred.set_command_path(CommandPath{Time{10'000}, Time{40'000}, Time{20'000}});
+  SchedulingContext ctx = context(50, 0, ms(5) - Time{35'000});
+  ctx.predictor = &pred;
+  auto p = make_policy("sptf");
+  Command w = cmd(0, lbn_of(50, 0, 5));
+  w.op = Op::Write;
+  p->enqueue(w, ctx);
+  p->enqueue(cmd(1, lbn_of(50, 0, 5)), ctx);
+  p->enqueue(cmd(2, lbn_of(50, 0, 8)), ctx);
+  Decision d = p->next(ctx);
+  CHECK(d.command.id == 1);
+  CHECK(d.predicted_positioning == Time{25'000});  // seek 0 + 20 ns path + 5 ns wait
+  d = p->next(ctx);
+  CHECK(d.command.id == 2);
+  CHECK(d.predicted_positioning == ms(3) + Time{25'000});
+  d = p->next(ctx);
+  CHECK(d.command.id == 0);
+  CHECK(d.predicted_positioning == ms(10) - Time{5'000});  // from the seek's start at 5 ms + 5 ns
 }
 
 // ---- registry ---------------------------------------------------------------------------------
@@ -572,8 +608,9 @@ TEST_CASE("the registry lists every policy with its paper name", "[policy][regis
   CHECK(w.name == "age_weight");
   CHECK(w.default_value == 6);
   CHECK(w.min == 0);
-  CHECK(w.max == 1000);
-  CHECK(w.unit.empty());
+  CHECK(w.max == 1e9);
+  CHECK(w.unit == "per mille");
+  CHECK(w.description.find("DiskSim") != std::string::npos);
   CHECK(w.description.find("Worthington") != std::string::npos);
   CHECK(find_policy("nope") == nullptr);
 }
@@ -585,14 +622,14 @@ TEST_CASE("make_policy rejects unknown names, parameters and out-of-range values
   REQUIRE_THROWS_WITH(make_policy("sstf", {{"age_weight", 1}}), Equals("policy 'sstf' has no parameter 'age_weight'"));
   REQUIRE_THROWS_WITH(make_policy("aged_sptf", {{"weight", 1}}),
                       Equals("policy 'aged_sptf' has no parameter 'weight'"));
-  REQUIRE_THROWS_WITH(make_policy("aged_sptf", {{"age_weight", 1000.5}}),
-                      Equals("policy 'aged_sptf' parameter 'age_weight' must be in [0.000000, 1000.000000], got "
-                             "1000.500000"));
+  REQUIRE_THROWS_WITH(make_policy("aged_sptf", {{"age_weight", 1e9 + 1}}),
+                      Equals("policy 'aged_sptf' parameter 'age_weight' must be in [0.000000, 1000000000.000000], "
+                             "got 1000000001.000000"));
   REQUIRE_THROWS_WITH(make_policy("aged_sptf", {{"age_weight", -1}}),
-                      Equals("policy 'aged_sptf' parameter 'age_weight' must be in [0.000000, 1000.000000], got "
-                             "-1.000000"));
+                      Equals("policy 'aged_sptf' parameter 'age_weight' must be in [0.000000, 1000000000.000000], "
+                             "got -1.000000"));
   CHECK_NOTHROW(make_policy("aged_sptf", {{"age_weight", 0}}));
-  CHECK_NOTHROW(make_policy("aged_sptf", {{"age_weight", 1000}}));
+  CHECK_NOTHROW(make_policy("aged_sptf", {{"age_weight", 1e9}}));
 }
 
 TEST_CASE("enqueue rejects a block beyond the capacity", "[policy]") {

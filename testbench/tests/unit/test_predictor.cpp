@@ -186,23 +186,23 @@ TEST_CASE("PositioningPredictor seek rule: head switch, seek plus settle, overla
 TEST_CASE("PositioningPredictor adds the rotational latency after the seek", "[predictor]") {
   const PositioningPredictor pr(predictor_page(), Time{0});
   // From cylinder 0 at t = 0 to cylinder 10 head 0: seek 4.2 ms, arriving at phase 4.2 ms.
-  Prediction p = pr.predict(HeadPosition{0, 0}, Time{0}, 200 + 5);  // sector 5: starts at 5 ms
+  Prediction p = pr.predict(HeadPosition{0, 0}, Time{0}, 200 + 5, Op::Read);  // sector 5: starts at 5 ms
   CHECK(p.target.cylinder == 10);
   CHECK(p.target.head == 0);
   CHECK(p.target.sector == 5);
   CHECK(p.seek == us(4200));
   CHECK(p.rotation == us(800));
   CHECK(p.positioning() == ms(5));
-  p = pr.predict(HeadPosition{0, 0}, Time{0}, 200 + 2);  // sector 2 just passed: wait to 12 ms
+  p = pr.predict(HeadPosition{0, 0}, Time{0}, 200 + 2, Op::Read);  // sector 2 just passed: wait to 12 ms
   CHECK(p.rotation == us(7800));
   CHECK(p.positioning() == ms(12));
   // Same track at t = 25 ms (phase 5 ms): sector 5 is under the head, sector 4 a revolution away.
-  CHECK(pr.predict(HeadPosition{10, 0}, ms(25), 205).positioning() == Time{0});
-  CHECK(pr.predict(HeadPosition{10, 0}, ms(25), 204).positioning() == ms(9));
+  CHECK(pr.predict(HeadPosition{10, 0}, ms(25), 205, Op::Read).positioning() == Time{0});
+  CHECK(pr.predict(HeadPosition{10, 0}, ms(25), 204, Op::Read).positioning() == ms(9));
 
   // The phase origin shifts the spindle: at origin 1 ms, slot 5 passes at 6 ms.
   const PositioningPredictor shifted(predictor_page(), ms(1));
-  p = shifted.predict(HeadPosition{0, 0}, Time{0}, 205);
+  p = shifted.predict(HeadPosition{0, 0}, Time{0}, 205, Op::Read);
   CHECK(p.seek == us(4200));
   CHECK(p.rotation == us(1800));
 }
@@ -210,14 +210,53 @@ TEST_CASE("PositioningPredictor adds the rotational latency after the seek", "[p
 TEST_CASE("PositioningPredictor uses the skewed slot", "[predictor]") {
   // Track skew 2, cylinder skew 3: cylinder 1 head 0 sector 0 sits in slot 5, head 1 in slot 7.
   const PositioningPredictor pr(predictor_page(2, 3), Time{0});
-  Prediction p = pr.predict(HeadPosition{1, 0}, Time{0}, 20);
+  Prediction p = pr.predict(HeadPosition{1, 0}, Time{0}, 20, Op::Read);
   CHECK(p.target.slot == 5);
   CHECK(p.seek == Time{0});
   CHECK(p.rotation == ms(5));
-  p = pr.predict(HeadPosition{1, 0}, Time{0}, 30);  // head switch 1.5 ms, slot 7 at 7 ms
+  p = pr.predict(HeadPosition{1, 0}, Time{0}, 30, Op::Read);  // head switch 1.5 ms, slot 7 at 7 ms
   CHECK(p.target.slot == 7);
   CHECK(p.seek == us(1500));
   CHECK(p.rotation == us(5500));
+}
+
+TEST_CASE("PositioningPredictor counts the firmware's command path around the seek", "[predictor][path]") {
+  // Command path: 10 ns for a read and 40 ns for a write before the seek, 20 ns from the seek's
+  // end to the channel (the controller's, docs/models/firmware.md). No skew: slot s at s ms.
+  PositioningPredictor pr(predictor_page(), Time{0});
+  const CommandPath path{Time{10'000}, Time{40'000}, Time{20'000}};
+  pr.set_command_path(path);
+  CHECK(pr.command_path().to_seek(Op::Read) == Time{10'000});
+  CHECK(pr.command_path().to_seek(Op::Write) == Time{40'000});
+  // Same track, sector 5 due at 5 ms; the decision is 25 ns before it. A read's seek (of 0)
+  // starts 10 ns later and its channel 20 ns after that, 5 ns after the sector's edge: the sector
+  // is a revolution away, at 15 ms. Without the path it would be predicted 25 ns away.
+  const Time start = ms(5) - Time{25'000};
+  Prediction p = pr.predict(HeadPosition{10, 0}, start, 205, Op::Read);
+  CHECK(p.lead == Time{10'000});
+  CHECK(p.seek == Time{0});
+  CHECK(p.rotation == ms(10) + Time{15'000});  // seek end 5 ms - 15 ns to 15 ms
+  CHECK(p.positioning() == ms(10) + Time{15'000});
+  CHECK(p.access() == ms(10) + Time{25'000});  // 5 ms - 25 ns to 15 ms
+  // 35 ns before the sector the read is in time: the channel starts 5 ns before the edge.
+  p = pr.predict(HeadPosition{10, 0}, ms(5) - Time{35'000}, 205, Op::Read);
+  CHECK(p.rotation == Time{25'000});  // 20 ns path + 5 ns wait
+  CHECK(p.access() == Time{35'000});
+  // A write's 40 ns lead misses it from there: seek at 5 ms + 5 ns, channel at 5 ms + 25 ns.
+  p = pr.predict(HeadPosition{10, 0}, ms(5) - Time{35'000}, 205, Op::Write);
+  CHECK(p.lead == Time{40'000});
+  CHECK(p.rotation == ms(10) - Time{5'000});  // 5 ms + 5 ns to 15 ms
+  CHECK(p.access() == ms(10) + Time{35'000});
+  // With a seek: cylinder 0 -> 10 head 0 (4.2 ms incl. settle), deciding at 0: the seek starts at
+  // 10 ns and ends at 4.2 ms + 10 ns, the channel starts 20 ns later, sector 5 passes at 5 ms.
+  p = pr.predict(HeadPosition{0, 0}, Time{0}, 205, Op::Read);
+  CHECK(p.seek == us(4200));
+  CHECK(p.rotation == us(800) - Time{10'000});
+  CHECK(p.positioning() == ms(5) - Time{10'000});
+  CHECK(p.access() == ms(5));
+
+  CHECK_THROWS_AS(pr.set_command_path(CommandPath{Time{-1}, Time{0}, Time{0}}), std::invalid_argument);
+  CHECK_THROWS_AS(pr.predict(HeadPosition{0, 0}, Time{0}, 2000, Op::Read), std::out_of_range);
 }
 
 TEST_CASE("PositioningPredictor rejects a page without a rotation period", "[predictor]") {
