@@ -4,7 +4,9 @@
 //   drivevp keys
 //
 // Exit status: 0 run completed and every checker passed; 1 a checker failed; 2 bad input
-// (command line, scenario, trace) — nothing was simulated or written; 3 a simulation or I/O error.
+// (command line, scenario, trace) or the output directory is in use by another run — nothing was
+// simulated or written; 3 a simulation or I/O error (earlier outputs unchanged); 128 + N killed by
+// signal N after removing the run's partial files (SIGINT 130, SIGTERM 143, SIGHUP 129).
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -15,10 +17,23 @@
 #include <systemc>
 
 #include "testbench/scenario/scenario.h"
+#include "testbench/sim/output_dir.h"
 #include "testbench/sim/platform.h"
 #include "testbench/trace/trace_reader.h"
 
+namespace {
+
+/// The command line's exit: no signal may change the outcome from here on.
+int finish(int status) {
+  drivevp::finish_interrupt_cleanup();
+  return status;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  // First, before any thread exists: SIGINT/SIGTERM/SIGHUP remove the run's partial files.
+  drivevp::install_interrupt_cleanup();
   CLI::App app{"drivevp: SystemC/TLM-2.0 virtual platform of a storage drive"};
   app.require_subcommand(1);
   std::string scenario_path, out_dir;
@@ -36,38 +51,47 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int status = app.exit(e);  // prints help or the error
-    return status == 0 ? 0 : 2;
+    return finish(status == 0 ? 0 : 2);
   }
 
   if (app.got_subcommand("keys")) {
     std::cout << drivevp::describe_scenario_keys();
-    return 0;
+    return finish(0);
   }
-  if (!out_dir.empty()) sets.push_back("output.dir=" + nlohmann::json(out_dir).dump());
   if (lenient) sets.push_back("workload.lenient=true");
   if (trace) sets.insert(sets.begin(), "trace.enabled=true");
   sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW | sc_core::SC_LOG);
   // sc_stop() at the end of the workload is the normal end of a run, not news.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   try {
-    const drivevp::Scenario sc = drivevp::load_scenario(scenario_path, sets);
+    drivevp::Scenario sc = drivevp::load_scenario(scenario_path, sets);
+    // --out is a path, not a TOML value: applied as given (it need not be valid UTF-8).
+    if (!out_dir.empty()) sc.output_dir = out_dir;
     const drivevp::RunResult r = drivevp::run_scenario(sc);
     std::cout << drivevp::format_summary(r) << "  outputs      " << sc.output_dir << "/summary.json, requests.csv"
               << (r.summary["files"]["response_cdf_png"].is_string() ? ", response_histogram.png, response_cdf.png"
                                                                      : "")
               << (sc.tracing ? ", waves.vcd, waves.gtkw" : "") << (sc.trace_fst ? ", waves.fst" : "") << "\n";
-    return r.checks_passed ? 0 : 1;
+    std::cout.flush();
+    if (!r.saturation_warning.empty()) fmt::print(stderr, "drivevp: warning: {}\n", r.saturation_warning);
+    return finish(r.checks_passed ? 0 : 1);
   } catch (const drivevp::ConfigError& e) {
     fmt::print(stderr, "drivevp: configuration error: {}\n", e.what());
-    return 2;
+    return finish(2);
   } catch (const drivevp::TraceError& e) {
     fmt::print(stderr, "drivevp: trace error: {}\n", e.what());
-    return 2;
+    return finish(2);
+  } catch (const drivevp::OutputBusyError& e) {
+    fmt::print(stderr, "drivevp: {}\n", e.what());
+    return finish(2);
+  } catch (const drivevp::OutputError& e) {
+    fmt::print(stderr, "drivevp: output error: {}\n", e.what());
+    return finish(3);
   } catch (const sc_core::sc_report& e) {
     fmt::print(stderr, "drivevp: simulation error: {}\n", e.what());
-    return 3;
+    return finish(3);
   } catch (const std::exception& e) {
     fmt::print(stderr, "drivevp: error: {}\n", e.what());
-    return 3;
+    return finish(3);
   }
 }

@@ -9,7 +9,16 @@ below the bucket's upper edge.
 Output, in OUTDIR:
   response_histogram.png  bucket counts over a log response-time axis
   response_cdf.png        cumulative fraction over a log response-time axis, with p50, p95 and
-                          p99 marked (interpolated linearly inside their bucket)
+                          p99 marked; the legend shows them in ms with 3 decimals, as the
+                          console summary does, and the PNG's "Description" text chunk records
+                          them exactly ("p50_ms=... p95_ms=... p99_ms=...", shortest round-trip
+                          decimals)
+
+The percentiles: drivevp passes summary.json's values with --percentiles, so the legend equals
+summary.json (nearest rank over the exact samples, see testbench/metrics/histogram.h). Without
+--percentiles they are computed from the CSV the same way as far as the CSV allows: the
+nearest-rank sample's bucket midpoint, which can differ from summary.json's value by the bucket
+resolution (summary.json also clamps to the exact minimum and maximum, which the CSV lacks).
 
 Runs with Debian's /usr/bin/python3 and python3-matplotlib (the shebang names it, because a
 python3 earlier on PATH, e.g. pyenv's, may lack matplotlib).
@@ -18,7 +27,7 @@ The same CSV gives the same PNG bytes (fixed size, DPI, style and metadata). Fil
 written atomically (temporary file in OUTDIR, then rename). A malformed CSV is reported as
 ``FILE:LINE: expected ..., found ...`` with exit status 1, and nothing is written.
 
-Usage: plot_responses.py HISTOGRAM.csv OUTDIR [--title TEXT]
+Usage: plot_responses.py HISTOGRAM.csv OUTDIR [--title TEXT] [--percentiles 50=MS,95=MS,99=MS]
 """
 
 import argparse
@@ -124,15 +133,35 @@ def read_histogram(path):
 
 
 def percentile(buckets, p):
-    """Response time at fraction p/100, interpolated linearly inside its bucket."""
+    """Nearest-rank response time at p percent: the midpoint of the bucket holding the
+    ceil(p/100 * n)-th smallest response (at least the first), as LogLinearHistogram does."""
     total = sum(b[2] for b in buckets)
-    target = p / 100.0 * total
+    rank = max(1, math.ceil(p / 100.0 * total))
     below = 0
     for lower, upper, count, _ in buckets:
-        if below + count >= target:
-            return lower + (upper - lower) * (target - below) / count
+        if below + count >= rank:
+            return (lower + upper) / 2.0
         below += count
-    return buckets[-1][1]
+    return (buckets[-1][0] + buckets[-1][1]) / 2.0
+
+
+def parse_percentiles(text):
+    """--percentiles "50=21.13,95=46.45,99=67.49" -> {50: 21.13, 95: 46.45, 99: 67.49};
+    raises ValueError naming what is wrong."""
+    values = {}
+    for item in text.split(","):
+        key, sep, value = item.partition("=")
+        if not sep or key.strip() not in {str(p) for p in PERCENTILES}:
+            raise ValueError(f"expected P=MS with P one of {', '.join(map(str, PERCENTILES))}, "
+                             f"found {item!r}")
+        number = float(value)
+        if not math.isfinite(number) or number < 0:
+            raise ValueError(f"expected a non-negative number of ms for p{key.strip()}, found {value!r}")
+        values[int(key)] = number
+    missing = [p for p in PERCENTILES if p not in values]
+    if missing:
+        raise ValueError(f"missing {', '.join('p' + str(p) for p in missing)}")
+    return values
 
 
 DISPLAY_BINS = 80
@@ -171,7 +200,8 @@ def plot_histogram(buckets, title):
     return fig
 
 
-def plot_cdf(buckets, title):
+def plot_cdf(buckets, title, percentiles):
+    """percentiles: {50: ms, 95: ms, 99: ms}, the values marked and shown in the legend."""
     fig, ax = plt.subplots(figsize=FIGSIZE_IN, dpi=DPI)
     total = sum(b[2] for b in buckets)
     xs, ys = [], []
@@ -185,9 +215,9 @@ def plot_cdf(buckets, title):
     ax.plot(xs, ys, color="tab:blue", linewidth=1.5, label="CDF")
     colours = {50: "tab:green", 95: "tab:orange", 99: "tab:red"}
     for p in PERCENTILES:
-        value = percentile(buckets, p)
+        value = percentiles[p]
         ax.axvline(value, color=colours[p], linestyle="--", linewidth=1.0,
-                   label=f"p{p} = {value:.4g} ms")
+                   label=f"p{p} = {value:.3f} ms")
         ax.plot([value], [p / 100.0], marker="o", color=colours[p], markersize=4)
     ax.set_xscale("log")
     ax.set_xlim(log_left_edge(buckets), buckets[-1][1])
@@ -201,7 +231,12 @@ def plot_cdf(buckets, title):
     return fig
 
 
-def save_atomically(fig, path):
+def percentiles_text(percentiles):
+    """The exact values, for the PNG's Description chunk: "p50_ms=21.1309035515 ..."."""
+    return " ".join(f"p{p}_ms={percentiles[p]!r}" for p in PERCENTILES)
+
+
+def save_atomically(fig, path, description=None):
     """Writes fig as PNG to a temporary file next to path; returns the temporary name."""
     directory = os.path.dirname(os.path.abspath(path))
     fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".png", dir=directory)
@@ -211,7 +246,10 @@ def save_atomically(fig, path):
         os.umask(umask)
         os.fchmod(fd, 0o666 & ~umask)
         with os.fdopen(fd, "wb") as f:
-            fig.savefig(f, format="png", dpi=DPI, metadata={"Software": None})
+            metadata = {"Software": None}
+            if description:
+                metadata["Description"] = description
+            fig.savefig(f, format="png", dpi=DPI, metadata=metadata)
     except BaseException:
         os.unlink(temp)
         raise
@@ -226,7 +264,17 @@ def main(argv=None):
     parser.add_argument("histogram_csv", help="CSV: lower_ms,upper_ms,count,cumulative_fraction")
     parser.add_argument("outdir", help="directory for response_histogram.png and response_cdf.png")
     parser.add_argument("--title", default="", help="title prefix, e.g. the scenario name")
+    parser.add_argument("--percentiles", default=None,
+                        help="the p50, p95 and p99 to mark, in ms, e.g. 50=21.13,95=46.45,99=67.49 "
+                             "(drivevp passes summary.json's); default: computed from the CSV")
     args = parser.parse_args(argv)
+    given = None
+    if args.percentiles is not None:
+        try:
+            given = parse_percentiles(args.percentiles)
+        except ValueError as e:
+            print(f"plot_responses.py: --percentiles: {e}", file=sys.stderr)
+            return 2
 
     try:
         buckets = read_histogram(args.histogram_csv)
@@ -239,16 +287,18 @@ def main(argv=None):
 
     # Matplotlib's built-in defaults, not the user's matplotlibrc: same input, same bytes.
     matplotlib.rcdefaults()
+    percentiles = given if given is not None else {p: percentile(buckets, p) for p in PERCENTILES}
     try:
         os.makedirs(args.outdir, exist_ok=True)
         outputs = [
-            (os.path.join(args.outdir, "response_histogram.png"), plot_histogram(buckets, args.title)),
-            (os.path.join(args.outdir, "response_cdf.png"), plot_cdf(buckets, args.title)),
+            (os.path.join(args.outdir, "response_histogram.png"), plot_histogram(buckets, args.title), None),
+            (os.path.join(args.outdir, "response_cdf.png"), plot_cdf(buckets, args.title, percentiles),
+             percentiles_text(percentiles)),
         ]
         temps = []
         try:
-            for path, fig in outputs:
-                temps.append((save_atomically(fig, path), path))
+            for path, fig, description in outputs:
+                temps.append((save_atomically(fig, path, description), path))
         except BaseException:
             for temp, _ in temps:
                 os.unlink(temp)

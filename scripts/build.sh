@@ -13,8 +13,11 @@ case "$preset" in
   *) echo "build.sh: unknown preset '$preset' (expected default or asan)" >&2; exit 2 ;;
 esac
 [ -f "$dir/build.ninja" ] || cmake --preset "$preset" >/dev/null
+# Ninja's notes when nothing needed doing ("Re-checking globbed directories...", "no work to do")
+# are dropped; everything else (compiler lines, errors) is shown.
+quiet() { sed -u -e '/Re-checking globbed directories\.\.\./d' -e '/^ninja: no work to do\.$/d'; }
 if [ -n "${2:-}" ]; then
-  cmake --build --preset "$preset" --target "$2"
+  cmake --build --preset "$preset" --target "$2" 2>&1 | quiet
 else
-  cmake --build --preset "$preset"
+  cmake --build --preset "$preset" 2>&1 | quiet
 fi

@@ -2,21 +2,28 @@
 
 #include <fmt/format.h>
 #include <spawn.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <stdexcept>
 
 extern char** environ;
 
 namespace drivevp::gtkw {
 namespace {
+
+std::atomic<int> g_running_child{0};
 
 // Trace flags of a GTKWave save file ("@<hex>" lines). Values as GTKWave 3.3.118 writes them
 // when the matching menu entries are used; the comments name the entry.
@@ -26,6 +33,7 @@ constexpr std::uint32_t kBinary = 0x8;                  // Data Format/Binary
 constexpr std::uint32_t kRightJustify = 0x20;           // set on every trace GTKWave adds
 constexpr std::uint32_t kBlank = 0x200;                 // comment/label line ("-text")
 constexpr std::uint32_t kSigned = 0x400;                // Data Format/Signed Decimal
+constexpr std::uint32_t kFileTranslated = 0x2000;       // Data Format/Translate Filter File/Enable
 constexpr std::uint32_t kAnalogStep = 0x8000;           // Data Format/Analog/Step
 constexpr std::uint32_t kAnalogInterpolated = 0x10000;  // Data Format/Analog/Interpolated
 constexpr std::uint32_t kAnalogExtension = 0x20000;     // Insert Analog Height Extension
@@ -93,6 +101,15 @@ void check_signal(const Signal& s, const std::string& group) {
   }
   if (s.width == 0) {
     throw std::invalid_argument(fmt::format("gtkw: signal \"{}\" in group \"{}\" has width 0", s.name, group));
+  }
+  if (!s.translate_filter.empty()) {
+    check_text(s.translate_filter, "translate filter path", true);
+    if (is_analog(s.format)) {
+      throw std::invalid_argument(
+          fmt::format("gtkw: signal \"{}\" has a translate filter but an analog format; GTKWave draws analog "
+                      "traces without text",
+                      s.name));
+    }
   }
   constexpr unsigned kMaxAnalogRows = 64;
   if (is_analog(s.format) ? (s.analog_rows < 1 || s.analog_rows > kMaxAnalogRows) : s.analog_rows != 1) {
@@ -179,6 +196,9 @@ std::string render_save_file(const SaveFile& view, const std::string& savefile_p
   fmt::format_to(sink, "[signals_width] {}\n", layout.signals_width_px);
   fmt::format_to(sink, "[sst_expanded] 1\n");
 
+  // Translate filter files, numbered from 1 in order of first use (the number only has to be
+  // non-zero: GTKWave renumbers the files it loads).
+  std::vector<std::string> filters;
   for (const SignalGroup& group : view.groups) {
     check_text(group.name, "group name", true);
     if (group.signals.empty()) {
@@ -189,7 +209,14 @@ std::string render_save_file(const SaveFile& view, const std::string& savefile_p
     fmt::format_to(sink, "-{}\n", group.name);
     for (const Signal& s : group.signals) {
       check_signal(s, group.name);
-      fmt::format_to(sink, "@{:x}\n", trace_flags(s));
+      if (s.translate_filter.empty()) {
+        fmt::format_to(sink, "@{:x}\n", trace_flags(s));
+      } else {
+        auto it = std::find(filters.begin(), filters.end(), s.translate_filter);
+        if (it == filters.end()) it = filters.insert(filters.end(), s.translate_filter);
+        fmt::format_to(sink, "@{:x}\n", trace_flags(s) | kFileTranslated);
+        fmt::format_to(sink, "^{} {}\n", (it - filters.begin()) + 1, s.translate_filter);
+      }
       fmt::format_to(sink, "{}\n", gtkwave_signal_name(s, layout.top_scope));
       if (s.analog_rows > 1) {
         fmt::format_to(sink, "@{:x}\n", kAnalogExtension);
@@ -200,6 +227,33 @@ std::string render_save_file(const SaveFile& view, const std::string& savefile_p
     }
     fmt::format_to(sink, "@{:x}\n", kGroupEnd | (group.closed ? (kGroupClosed | kCollapsed) : 0) | kBlank);
     fmt::format_to(sink, "-{}\n", group.name);
+  }
+  return fmt::to_string(out);
+}
+
+std::string render_translate_filter(const std::vector<TranslateEntry>& entries, const std::string& comment) {
+  fmt::memory_buffer out;
+  auto sink = std::back_inserter(out);
+  std::istringstream lines(comment);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty()) check_text(line, "translate filter comment", true);
+    fmt::format_to(sink, "#{}{}\n", line.empty() ? "" : " ", line);
+  }
+  std::vector<std::string> seen;
+  for (const TranslateEntry& e : entries) {
+    check_text(e.value, "translate filter value", false);
+    check_text(e.name, "translate filter name", true);
+    if (e.value.front() == '#') {
+      throw std::invalid_argument(fmt::format(
+          "gtkw: translate filter value \"{}\" starts with '#', which GTKWave reads as a comment", e.value));
+    }
+    for (const std::string& v : seen) {
+      if (strcasecmp(v.c_str(), e.value.c_str()) == 0) {
+        throw std::invalid_argument(fmt::format("gtkw: translate filter value \"{}\" appears twice", e.value));
+      }
+    }
+    seen.push_back(e.value);
+    fmt::format_to(sink, "{} {}\n", e.value, e.name);
   }
   return fmt::to_string(out);
 }
@@ -227,6 +281,8 @@ void convert_vcd_to_fst(const std::string& vcd_path, const std::string& fst_path
   run_program({"vcd2fst", vcd_path, fst_path});
 }
 
+int running_child() { return g_running_child.load(); }
+
 void run_program(std::vector<std::string> args) {
   const std::string program = args.at(0);
   std::string command;
@@ -239,17 +295,33 @@ void run_program(std::vector<std::string> args) {
   }
   argv.push_back(nullptr);
 
+  // The caller may block signals (the command line blocks SIGINT/SIGTERM/SIGHUP and handles them
+  // in a thread); the child gets an empty mask and default actions, so it stays interruptible.
+  posix_spawnattr_t attr;
+  ::posix_spawnattr_init(&attr);
+  sigset_t none;
+  sigset_t all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  ::posix_spawnattr_setsigmask(&attr, &none);
+  ::posix_spawnattr_setsigdefault(&attr, &all);
+  ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = 0;
-  const int spawn_error = ::posix_spawnp(&pid, program.c_str(), nullptr, nullptr, argv.data(), environ);
+  const int spawn_error = ::posix_spawnp(&pid, program.c_str(), nullptr, &attr, argv.data(), environ);
+  ::posix_spawnattr_destroy(&attr);
   if (spawn_error != 0) {
     throw std::runtime_error(fmt::format("cannot run `{}`: {}", command, std::strerror(spawn_error)));
   }
+  g_running_child.store(pid);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) {
-      throw std::runtime_error(fmt::format("waiting for `{}` failed: {}", command, std::strerror(errno)));
+      const int err = errno;
+      g_running_child.store(0);
+      throw std::runtime_error(fmt::format("waiting for `{}` failed: {}", command, std::strerror(err)));
     }
   }
+  g_running_child.store(0);
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     return;
   }

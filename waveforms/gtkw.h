@@ -18,9 +18,17 @@
 //   -
 //   @1000200                            group end
 //   -Mechanics
+//   @2024                               a trace with a translate filter file (0x2000) ...
+//   ^1 waves.firmware.state.txt         ... filter 1 is this file: value text -> name
+//   SystemC.firmware.state[7:0]
 //
-// What this does not cover: colours, markers, translate filters, transaction filters, and
-// signals GTKWave derives (bit slices, aliases). The zoom assumes the window keeps the size
+// A translate filter file (render_translate_filter) maps the value text GTKWave would show to a
+// name, one "VALUE NAME" pair per line. GTKWave 3.3.118 opens a relative filter path from the save
+// file's directory (measured: the names show with the working directory elsewhere), so the save
+// file can name a filter file beside it without an absolute path.
+//
+// What this does not cover: colours, markers, process and transaction filters, and signals
+// GTKWave derives (bit slices, aliases). The zoom assumes the window keeps the size
 // written here and a signal-search-tree pane of at most 280 px (GTKWave 3.3.118 under Xvfb
 // makes it 276 px): the window shown then starts at `TimeWindow::start` and ends about 1% after
 // `TimeWindow::end`. A window manager that resizes the window changes how much is shown.
@@ -54,7 +62,25 @@ struct Signal {
   unsigned analog_rows = 1;
   /// Interpret the bits as two's complement for decimal and analog display (C++ signed types).
   bool is_signed = false;
+  /// Path of a translate filter file that names the values (enum signals; written with
+  /// render_translate_filter in the signal's format), relative to the save file's directory or
+  /// absolute; empty: none. Not for the analog formats.
+  std::string translate_filter;
 };
+
+/// One line of a translate filter file: `value` exactly as GTKWave displays it in the signal's
+/// format (e.g. "2" for Format::decimal, "02" for an 8-bit Format::hex), `name` shown instead.
+struct TranslateEntry {
+  std::string value;
+  std::string name;
+};
+
+/// The text of a GTKWave translate filter file: a '#' comment line per line of `comment`, then
+/// "VALUE NAME" per entry. GTKWave compares values case-insensitively and strips white space
+/// around the name. Throws std::invalid_argument on an empty value or name, white space in a
+/// value, a line break or control character anywhere, a value starting with '#', or a repeated
+/// value.
+std::string render_translate_filter(const std::vector<TranslateEntry>& entries, const std::string& comment);
 
 /// A collapsible group of signals, shown under a header line in GTKWave's signal pane.
 struct SignalGroup {
@@ -103,7 +129,8 @@ struct SaveFile {
 /// component is written, as [savefile], so the text does not depend on the output directory).
 /// Deterministic: no dates, sizes or modification times of the dump are written.
 /// Throws std::invalid_argument on an empty or malformed name, a quote or line break in a path
-/// or name, a zero width, an empty group, an empty window, or analog_rows out of range.
+/// or name, a zero width, an empty group, an empty window, analog_rows out of range, or a
+/// translate filter on an analog signal.
 std::string render_save_file(const SaveFile& view, const std::string& savefile_path);
 
 /// Writes render_save_file(view, path) to `path` atomically (a temporary file in the same
@@ -116,8 +143,13 @@ void write_save_file(const std::string& path, const SaveFile& view);
 void convert_vcd_to_fst(const std::string& vcd_path, const std::string& fst_path);
 
 /// Runs args[0] (looked up in PATH) with the arguments args[1..], without a shell, and waits for
-/// it. Throws std::runtime_error naming the quoted command and its exit status or signal when it
-/// cannot be started or does not exit with status 0.
+/// it. The child starts with no signal blocked and default signal actions, whatever the caller
+/// blocks. Throws std::runtime_error naming the quoted command and its exit status or signal when
+/// it cannot be started or does not exit with status 0.
 void run_program(std::vector<std::string> args);
+
+/// The process id of the child run_program() is waiting for, or 0 when none runs (read by the
+/// command line's interrupt cleanup, which kills it).
+int running_child();
 
 }  // namespace drivevp::gtkw

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sysc/tracing/sc_tracing_ids.h"
+
 namespace drivevp {
 
 const char* to_string(TraceGroup g) {
@@ -19,6 +21,9 @@ const char* to_string(TraceGroup g) {
 }
 
 Tracer::Tracer(sc_core::sc_module_name name, Options options) : sc_module(name), options_(std::move(options)) {
+  // set_time_unit reports "tracing timescale unit set" as an info; it is not news here.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_, sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
   file_ = sc_core::sc_create_vcd_trace_file(options_.vcd_path_base.c_str());
   file_->set_time_unit(1, sc_core::SC_PS);
   SC_HAS_PROCESS(Tracer);
@@ -40,12 +45,16 @@ void Tracer::window() {
     for (auto& s : syncs_) s();
     if (options_.stop > options_.start) window_event_.notify(options_.stop - options_.start);
   } else {
-    live_ = false;  // the traced copies freeze: no further changes are recorded
+    // The window ends: the traced copies freeze, and closing the file now makes the VCD's last
+    // timestamp the window's end (SystemC writes the close time), so viewers show the window.
+    live_ = false;
+    close();
   }
 }
 
 void Tracer::close() {
   if (file_) {
+    closed_at_ = sc_core::sc_time_stamp();
     sc_core::sc_close_vcd_trace_file(file_);
     file_ = nullptr;
   }

@@ -31,6 +31,9 @@ struct TracedSignal {
   unsigned width;    ///< bits (64 for doubles, which VCD stores as real)
   bool is_real;
   WaveFormat format;
+  /// For an enum traced as its integer value: enum_names[v] names value v (shown as text in
+  /// GTKWave through a translate filter file); empty for other signals.
+  std::vector<std::string> enum_names;
 };
 
 namespace detail {
@@ -80,14 +83,16 @@ class Tracer : public sc_core::sc_module {
   /// True if `g` is traced.
   bool enabled(TraceGroup g) const;
   /// Registers `v` under `name` (full hierarchical name) in group `g`, if that group is enabled.
+  /// `enum_names` (optional, for an enum traced as its integer value): enum_names[i] names value i.
   template <class T>
-  void add(TraceGroup g, Traced<T>& v, const std::string& name, WaveFormat fmt, unsigned width = sizeof(T) * 8) {
+  void add(TraceGroup g, Traced<T>& v, const std::string& name, WaveFormat fmt, unsigned width = sizeof(T) * 8,
+           std::vector<std::string> enum_names = {}) {
     if (!enabled(g)) return;
     v.bind_live(&live_);
     sc_core::sc_trace(file_, v.shown(), name);
     syncs_.push_back([&v] { v.sync(); });
-    signals_.push_back(
-        {g, name, std::is_floating_point<T>::value ? 64u : width, std::is_floating_point<T>::value, fmt});
+    signals_.push_back({g, name, std::is_floating_point<T>::value ? 64u : width, std::is_floating_point<T>::value, fmt,
+                        std::move(enum_names)});
   }
   /// Registers a plain variable the caller updates only while live() (sampled quantities).
   template <class T>
@@ -95,21 +100,27 @@ class Tracer : public sc_core::sc_module {
     if (!enabled(g)) return;
     sc_core::sc_trace(file_, v, name);
     signals_.push_back(
-        {g, name, std::is_floating_point<T>::value ? 64u : width, std::is_floating_point<T>::value, fmt});
+        {g, name, std::is_floating_point<T>::value ? 64u : width, std::is_floating_point<T>::value, fmt, {}});
   }
   /// True while the trace window is open.
   bool live() const { return live_; }
   const bool* live_flag() const { return &live_; }
   const std::vector<TracedSignal>& signals() const { return signals_; }
   const Options& options() const { return options_; }
-  /// Flushes and closes the VCD (idempotent). Called at the end of the run.
+  /// Flushes and closes the VCD (idempotent). Called when the window closes (trace.stop) and at
+  /// the end of the run. SystemC's VCD writer ends the file with a line "#<ps>" holding the
+  /// simulated time of the close, so a window's VCD ends at the window's end and GTKWave's time
+  /// range is [0, trace.stop], not the whole run.
   void close();
+  /// Simulated time at which close() closed the VCD (meaningful after close()).
+  sc_core::sc_time closed_at() const { return closed_at_; }
 
  private:
   void window();
   Options options_;
   sc_core::sc_trace_file* file_ = nullptr;
   bool live_ = false;
+  sc_core::sc_time closed_at_ = sc_core::SC_ZERO_TIME;
   std::vector<std::function<void()>> syncs_;
   std::vector<TracedSignal> signals_;
   sc_core::sc_event window_event_;

@@ -65,7 +65,8 @@ Controller::Controller(sc_core::sc_module_name name, const ControllerParams& par
     tracer->add(TraceGroup::Firmware, queue_depth_, p + ".queue_depth", WaveFormat::AnalogStep, 32);
     tracer->add(TraceGroup::Firmware, current_id_, p + ".current_id", WaveFormat::Decimal, 64);
     tracer->add(TraceGroup::Firmware, current_lbn_, p + ".current_lbn", WaveFormat::Decimal, 64);
-    tracer->add(TraceGroup::Firmware, state_trace_, p + ".state", WaveFormat::Decimal, 8);
+    tracer->add(TraceGroup::Firmware, state_trace_, p + ".state", WaveFormat::Decimal, 8,
+                {"Idle", "Seeking", "Transferring", "Repositioning"});  // State, in value order
     tracer->add(TraceGroup::Firmware, decisions_, p + ".decisions", WaveFormat::Decimal, 64);
     tracer->add(TraceGroup::Firmware, predicted_positioning_ms_, p + ".predicted_positioning_ms",
                 WaveFormat::AnalogStep);

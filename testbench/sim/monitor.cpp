@@ -1,5 +1,6 @@
 #include "testbench/sim/monitor.h"
 
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -60,7 +61,7 @@ RunMonitor::RunMonitor(const std::string& csv_path, std::uint64_t warmup_request
       ring_(kRingSize) {
   if (!csv_path_.empty()) {
     csv_ = std::fopen(csv_path_.c_str(), "wb");
-    if (!csv_) throw std::runtime_error("cannot create " + csv_path_);
+    if (!csv_) throw std::runtime_error(fmt::format("cannot create {}: {}", csv_path_, std::strerror(errno)));
     std::fputs(csv_header(), csv_);
   }
   writer_ = std::thread([this] { drain(); });
@@ -108,8 +109,11 @@ void RunMonitor::stop_writer() {
 }
 
 void RunMonitor::write_row(const RequestRecord& r, std::uint64_t index) {
-  if (index > warmup_) metrics_.add(r);
-  if (csv_) {
+  if (index > warmup_) {
+    metrics_.add(r);
+    saturation_.add(r);
+  }
+  if (csv_ && !write_failed()) {
     if (buffer_.size() < kFlushAt + kMaxRow) buffer_.resize(kFlushAt + kMaxRow);
     char* const start = buffer_.data() + used_;
     char* p = start;
@@ -141,7 +145,7 @@ void RunMonitor::write_row(const RequestRecord& r, std::uint64_t index) {
     *p++ = '\n';
     used_ += static_cast<std::size_t>(p - start);
     if (used_ > kFlushAt) {
-      std::fwrite(buffer_.data(), 1, used_, csv_);
+      if (std::fwrite(buffer_.data(), 1, used_, csv_) != used_) write_errno_.store(errno ? errno : EIO);
       used_ = 0;
     }
   }
@@ -169,12 +173,15 @@ void RunMonitor::finish() {
     progress_shown_ = false;
   }
   if (!csv_) return;
-  if (used_) std::fwrite(buffer_.data(), 1, used_, csv_);
+  int err = write_errno_.load();
+  if (used_ && !err && std::fwrite(buffer_.data(), 1, used_, csv_) != used_) err = errno ? errno : EIO;
   used_ = 0;
-  const bool bad = std::ferror(csv_) != 0;
-  const bool close_failed = std::fclose(csv_) != 0;
+  if (!err && std::fflush(csv_) != 0) err = errno ? errno : EIO;
+  if (!err && std::ferror(csv_)) err = EIO;
+  if (std::fclose(csv_) != 0 && !err) err = errno ? errno : EIO;
   csv_ = nullptr;
-  if (bad || close_failed) throw std::runtime_error("write error on " + csv_path_);
+  write_errno_.store(err);
+  if (err) throw std::runtime_error(fmt::format("cannot write {}: {}", csv_path_, std::strerror(err)));
 }
 
 }  // namespace drivevp

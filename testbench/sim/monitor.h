@@ -13,6 +13,7 @@
 
 #include "testbench/metrics/metrics.h"
 #include "testbench/metrics/request_record.h"
+#include "testbench/metrics/saturation.h"
 
 namespace drivevp {
 
@@ -26,7 +27,8 @@ class RunMonitor {
  public:
   static const char* csv_header();
 
-  /// `csv_path` empty: no CSV. Throws std::runtime_error if the file cannot be created.
+  /// `csv_path` empty: no CSV. Throws std::runtime_error naming the file and the system's reason
+  /// if it cannot be created.
   RunMonitor(const std::string& csv_path, std::uint64_t warmup_requests, std::uint64_t expected_requests,
              bool progress);
   ~RunMonitor();
@@ -37,11 +39,19 @@ class RunMonitor {
   /// the output bytes are the same as a single-threaded writer's). Blocks only while the ring of
   /// kRingSize records is full.
   void record(const RequestRecord& r);
-  /// Waits for the writer thread, then flushes and closes the CSV; throws std::runtime_error on
-  /// a write error.
+  /// Waits for the writer thread, then flushes and closes the CSV; throws std::runtime_error
+  /// naming the file and the system's reason (e.g. "No space left on device") on a write error.
   void finish();
+  /// True once a CSV write has failed (set by the writer thread; the rows after it are dropped
+  /// and finish() throws). Lets the caller stop a doomed run early.
+  bool write_failed() const { return write_errno_.load(std::memory_order_relaxed) != 0; }
+  /// The errno of the first failed CSV write (after finish(): also of the final flush and close),
+  /// 0 if none.
+  int write_error() const { return write_errno_.load(); }
   /// Valid after finish().
   const RunMetrics& metrics() const { return metrics_; }
+  /// Saturation statistics of the measured records (after the warm-up); valid after finish().
+  const SaturationDetector& saturation() const { return saturation_; }
   std::uint64_t recorded() const { return recorded_; }
 
  private:
@@ -55,6 +65,8 @@ class RunMonitor {
   std::vector<char> buffer_;  ///< pending CSV bytes [0, used_)
   std::size_t used_ = 0;
   RunMetrics metrics_;
+  SaturationDetector saturation_;
+  std::atomic<int> write_errno_{0};  ///< errno of the first failed CSV write, 0 if none
   std::uint64_t warmup_;
   std::uint64_t expected_;
   std::uint64_t recorded_ = 0;

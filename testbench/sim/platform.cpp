@@ -1,12 +1,15 @@
 #include "testbench/sim/platform.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
 
+#include "testbench/sim/output_dir.h"
 #include "tlm_bus/sc/address_map.h"
 #include "tlm_bus/sc/time.h"
 #include "waveforms/gtkw.h"
@@ -52,34 +55,38 @@ Platform::Platform(const Scenario& sc, WorkloadSource& source, RequestSink sink,
 
 namespace {
 
-/// Output files written under temporary names and moved into place together at the end.
-class StagedOutputs {
- public:
-  explicit StagedOutputs(fs::path dir) : dir_(std::move(dir)) {}
-  ~StagedOutputs() {
-    if (!committed_)
-      for (const auto& [tmp, final_name] : files_) {
-        std::error_code ec;
-        fs::remove(tmp, ec);
-      }
-  }
-  /// A temporary path for final name `name`.
-  fs::path stage(const std::string& name) {
-    const fs::path tmp = dir_ / (".partial." + name);
-    files_.emplace_back(tmp, dir_ / name);
-    return tmp;
-  }
-  void commit() {
-    for (const auto& [tmp, final_name] : files_)
-      if (fs::exists(tmp)) fs::rename(tmp, final_name);
-    committed_ = true;
-  }
+/// Writes `text` to `path` (a staged file); throws OutputError naming `shown` (the file's final
+/// path) and the system's reason.
+void write_file(const fs::path& path, const std::string& text, const std::string& shown) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw OutputError(fmt::format("cannot create {}: {}", shown, std::strerror(errno)));
+  int err = 0;
+  if (std::fwrite(text.data(), 1, text.size(), f) != text.size()) err = errno ? errno : EIO;
+  if (std::fflush(f) != 0 && !err) err = errno ? errno : EIO;
+  if (std::fclose(f) != 0 && !err) err = errno ? errno : EIO;
+  if (err) throw OutputError(fmt::format("cannot write {}: {}", shown, std::strerror(err)));
+}
 
- private:
-  fs::path dir_;
-  std::vector<std::pair<fs::path, fs::path>> files_;
-  bool committed_ = false;
-};
+/// SystemC's VCD writer ignores write errors, but always ends the file with the line "#<close
+/// time in ps>": a file that does not end so was cut short (typically a full disk).
+void check_vcd_complete(const fs::path& vcd, Time closed_at, const std::string& shown) {
+  const std::string want = fmt::format("\n#{}\n", closed_at.count());
+  std::error_code ec;
+  const std::uintmax_t size = fs::file_size(vcd, ec);
+  std::string tail(want.size(), '\0');
+  bool ok = false;
+  if (!ec && size >= want.size()) {
+    if (std::FILE* f = std::fopen(vcd.c_str(), "rb")) {
+      ok = std::fseek(f, -static_cast<long>(want.size()), SEEK_END) == 0 &&
+           std::fread(tail.data(), 1, tail.size(), f) == tail.size() && tail == want;
+      std::fclose(f);
+    }
+  }
+  if (!ok)
+    throw OutputError(fmt::format(
+        "cannot write {}: the file was cut short (it does not end with the closing timestamp #{}); is the disk full?",
+        shown, closed_at.count()));
+}
 
 gtkw::Format gtkw_format(WaveFormat f) {
   switch (f) {
@@ -97,11 +104,15 @@ gtkw::Format gtkw_format(WaveFormat f) {
   return gtkw::Format::hex;
 }
 
-void write_gtkw(const Tracer& tracer, const std::string& path, Time start, Time end) {
+/// Stages waves.gtkw for `tracer`'s signals with the view window [start, end], and a translate
+/// filter file "waves.<signal>.txt" beside it for every enum signal, which the save file names
+/// relative to itself. Returns the names of the filter files.
+std::vector<std::string> write_gtkw(const Tracer& tracer, OutputDirectory& out, Time start, Time end) {
   gtkw::SaveFile view;
   view.dumpfile = "waves.vcd";
   view.window = {static_cast<std::uint64_t>(start.count()),
                  static_cast<std::uint64_t>(std::max(end, start + Time{1}).count())};
+  std::vector<std::string> filters;
   for (TraceGroup g : tracer.options().groups) {
     gtkw::SignalGroup group;
     group.name = std::string(1, static_cast<char>(std::toupper(to_string(g)[0]))) + (to_string(g) + 1);
@@ -114,15 +125,28 @@ void write_gtkw(const Tracer& tracer, const std::string& path, Time start, Time 
       if (s.format == WaveFormat::Binary && sig.width > 1) sig.format = gtkw::Format::hex;
       sig.analog_rows =
           (sig.format == gtkw::Format::analog_step || sig.format == gtkw::Format::analog_interpolated) ? 4 : 1;
+      if (!s.enum_names.empty()) {
+        if (sig.format != gtkw::Format::decimal)
+          throw std::logic_error("write_gtkw: enum signal " + s.name + " must be traced in decimal format");
+        std::vector<gtkw::TranslateEntry> entries;
+        for (std::size_t v = 0; v < s.enum_names.size(); ++v) entries.push_back({std::to_string(v), s.enum_names[v]});
+        const std::string file = "waves." + s.name + ".txt";
+        write_file(out.stage(file),
+                   gtkw::render_translate_filter(
+                       entries, fmt::format("GTKWave translate filter: names of {} (decimal value, name).\n"
+                                            "Written by drivevp; waves.gtkw applies it.",
+                                            s.name)),
+                   (out.dir() / file).string());
+        sig.translate_filter = file;
+        filters.push_back(file);
+      }
       group.signals.push_back(sig);
     }
     if (!group.signals.empty()) view.groups.push_back(std::move(group));
   }
   // Rendered for its final name (waves.gtkw), written under the staged name.
-  const std::string text = gtkw::render_save_file(view, "waves.gtkw");
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  if (!f) throw std::runtime_error("write error on " + path);
+  write_file(out.stage("waves.gtkw"), gtkw::render_save_file(view, "waves.gtkw"), (out.dir() / "waves.gtkw").string());
+  return filters;
 }
 
 std::string plot_script() {
@@ -149,52 +173,59 @@ nlohmann::json scenario_json(const Scenario& sc, const std::string& workload) {
 
 }  // namespace
 
-RunResult run_scenario(const Scenario& sc) {
-  const auto wall_start = std::chrono::steady_clock::now();
-  // 1. The workload; a trace is validated completely here, before anything is written.
-  std::unique_ptr<WorkloadSource> source;
-  TraceStats trace_stats;
-  std::uint64_t expected = 0;
-  if (sc.workload_kind == Scenario::WorkloadKind::Trace) {
-    try {
-      source = open_trace(sc.trace, &trace_stats);
-    } catch (const std::invalid_argument& e) {
-      throw ConfigError(fmt::format("{}: workload: {}", sc.source, e.what()));
-    }
-    expected = trace_stats.requests;
-  } else {
-    source = std::make_unique<SyntheticSource>(sc.synthetic);
-    expected = sc.synthetic.requests;
-  }
-  // 2. Outputs, staged.
-  const fs::path dir(sc.output_dir);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw std::runtime_error(fmt::format("output.dir: cannot create '{}': {}", sc.output_dir, ec.message()));
-  StagedOutputs out(dir);
-  const fs::path csv = out.stage("requests.csv");
-  RunMonitor monitor(csv.string(), sc.warmup_requests, expected, sc.progress);
+namespace {
 
-  // 3. Elaborate and run.
+/// The part of run_scenario() after the output directory is locked: simulate, write, commit.
+RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats& trace_stats, std::uint64_t expected,
+                   OutputDirectory& out, std::chrono::steady_clock::time_point wall_start) {
+  const fs::path& dir = out.dir();
+  auto shown = [&](const std::string& name) { return (dir / name).string(); };
+  const fs::path csv = out.stage("requests.csv");
+  std::unique_ptr<RunMonitor> monitor_owner;
+  try {
+    monitor_owner = std::make_unique<RunMonitor>(csv.string(), sc.warmup_requests, expected, sc.progress);
+  } catch (const std::runtime_error& e) {
+    throw OutputError(e.what());
+  }
+  RunMonitor& monitor = *monitor_owner;
+
+  // Elaborate and run.
   std::unique_ptr<Tracer> tracer;
   fs::path vcd;
   if (sc.tracing) {
     vcd = out.stage("waves.vcd");
     Tracer::Options o;
-    o.vcd_path_base = (dir / ".partial.waves").string();  // SystemC appends ".vcd"
+    o.vcd_path_base = (out.staging() / "waves").string();  // SystemC appends ".vcd"
     o.groups = sc.trace_groups;
     o.start = to_sc(sc.trace_start);
     o.stop = to_sc(sc.trace_stop);
     tracer = std::make_unique<Tracer>("tracer", o);
   }
+  bool stopped = false;
   Platform platform(
-      sc, *source, [&monitor](const RequestRecord& r) { monitor.record(r); }, tracer.get());
+      sc, source,
+      [&monitor, &stopped](const RequestRecord& r) {
+        monitor.record(r);
+        // A failed requests.csv write (disk full) dooms the run: stop now rather than at the end.
+        if (!stopped && monitor.write_failed()) {
+          stopped = true;
+          sc_core::sc_stop();
+        }
+      },
+      tracer.get());
   sc_core::sc_start();
   const Time end = sim_now();
   // The simulation rate covers trace validation, elaboration and simulation, not the plots.
   const double sim_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  if (tracer) tracer->close();
-  monitor.finish();
+  if (tracer) {
+    tracer->close();
+    check_vcd_complete(vcd, to_time(tracer->closed_at()), shown("waves.vcd"));
+  }
+  try {
+    monitor.finish();
+  } catch (const std::runtime_error&) {
+    throw OutputError(fmt::format("cannot write {}: {}", shown("requests.csv"), std::strerror(monitor.write_error())));
+  }
   platform.host.finish_checks();
   const ConservationChecker& conservation = platform.host.conservation();
   // A run that simulated nothing has measured nothing: an error, never a pass.
@@ -202,17 +233,20 @@ RunResult run_scenario(const Scenario& sc) {
     throw std::runtime_error(
         fmt::format("the run completed no request ({} submitted); nothing was measured", platform.host.submitted()));
 
-  // 4. Summary.
+  // Summary.
   RunResult result;
   result.requests = platform.host.completed();
   nlohmann::json& j = result.summary;
   j["drivevp_version"] = DRIVEVP_VERSION;
-  j["scenario"] = scenario_json(sc, source->describe());
+  j["scenario"] = scenario_json(sc, source.describe());
   j["simulated_time_ms"] = to_ms(end);
   j["requests"] = {{"submitted", platform.host.submitted()},
                    {"completed", platform.host.completed()},
                    {"measured", monitor.metrics().count()}};
   j["metrics"] = monitor.metrics().to_json();
+  const SaturationReport saturation = monitor.saturation().report(sc.host.closed_loop);
+  j["saturation"] = saturation.to_json();
+  result.saturation_warning = saturation.warning(sc.workload_kind == Scenario::WorkloadKind::Trace);
   auto violations = [](const Violations& v) {
     return nlohmann::json{{"violations", v.count()}, {"first", v.messages()}};
   };
@@ -254,50 +288,84 @@ RunResult run_scenario(const Scenario& sc) {
   // Histogram CSV and plots.
   const fs::path hist = out.stage("response_histogram.csv");
   {
-    std::ofstream h(hist, std::ios::binary);
+    std::ostringstream h;
     write_response_histogram_csv(h, monitor.metrics());
-    if (!h) throw std::runtime_error("write error on " + hist.string());
+    write_file(hist, h.str(), shown("response_histogram.csv"));
   }
   files["response_histogram_png"] = nullptr;
   files["response_cdf_png"] = nullptr;
   if (sc.plots && monitor.metrics().count() > 0) {
-    const fs::path plots_dir = dir / ".partial.plots";
-    fs::create_directories(plots_dir);
+    // The CDF legend shows summary.json's percentiles: pass them (shortest round-trip decimal).
+    std::string percentiles;
+    for (const auto& [p, q] : {std::pair{50, 0.50}, std::pair{95, 0.95}, std::pair{99, 0.99}})
+      percentiles +=
+          fmt::format("{}{}={}", percentiles.empty() ? "" : ",", p, *monitor.metrics().response_quantile_ms(q));
     try {
-      gtkw::run_program({"/usr/bin/python3", plot_script(), hist.string(), plots_dir.string(), "--title",
-                         fmt::format("{} on {}", sc.policy, sc.device.preset)});
-      for (const char* png : {"response_histogram.png", "response_cdf.png"}) {
-        fs::rename(plots_dir / png, out.stage(png));
-      }
+      // The script writes both PNGs into the staging directory under their final names.
+      gtkw::run_program({"/usr/bin/python3", plot_script(), hist.string(), out.staging().string(), "--title",
+                         fmt::format("{} on {}", sc.policy, sc.device.preset), "--percentiles", percentiles});
+      out.stage("response_histogram.png");
+      out.stage("response_cdf.png");
       files["response_histogram_png"] = "response_histogram.png";
       files["response_cdf_png"] = "response_cdf.png";
     } catch (const std::exception& e) {
       j["plot_error"] = e.what();
     }
-    fs::remove_all(plots_dir, ec);
   }
   if (tracer) {
-    fs::rename(dir / ".partial.waves.vcd", vcd);
-    write_gtkw(*tracer, out.stage("waves.gtkw").string(), sc.trace_start,
-               sc.trace_stop > Time{0} ? std::min(sc.trace_stop, end) : end);
+    const std::vector<std::string> filters =
+        write_gtkw(*tracer, out, sc.trace_start, sc.trace_stop > Time{0} ? std::min(sc.trace_stop, end) : end);
     files["waves_vcd"] = "waves.vcd";
     files["waves_gtkw"] = "waves.gtkw";
+    files["waves_translate_filters"] = filters;
     if (sc.trace_fst) {
       const fs::path fst = out.stage("waves.fst");
-      gtkw::convert_vcd_to_fst(vcd.string(), fst.string());
+      try {
+        gtkw::convert_vcd_to_fst(vcd.string(), fst.string());
+      } catch (const std::runtime_error& e) {
+        throw OutputError(fmt::format("cannot write {}: {}", shown("waves.fst"), e.what()));
+      }
       files["waves_fst"] = "waves.fst";
     }
   }
   j["files"] = files;
-  const fs::path summary = out.stage("summary.json");
-  {
-    std::ofstream s(summary, std::ios::binary);
-    s << j.dump(2) << '\n';
-    if (!s) throw std::runtime_error("write error on " + summary.string());
-  }
+  // Untrusted text (trace lines skipped under --lenient, file names) need not be UTF-8; JSON must
+  // be: each invalid byte is written as U+FFFD.
+  write_file(out.stage("summary.json"), j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+             shown("summary.json"));
   out.commit();
   result.wall_seconds = sim_wall;
   return result;
+}
+
+}  // namespace
+
+RunResult run_scenario(const Scenario& sc) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  // 1. The workload; a trace is validated completely here, before anything is written.
+  std::unique_ptr<WorkloadSource> source;
+  TraceStats trace_stats;
+  std::uint64_t expected = 0;
+  if (sc.workload_kind == Scenario::WorkloadKind::Trace) {
+    try {
+      source = open_trace(sc.trace, &trace_stats);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(fmt::format("{}: workload: {}", sc.source, e.what()));
+    }
+    expected = trace_stats.requests;
+  } else {
+    source = std::make_unique<SyntheticSource>(sc.synthetic);
+    expected = sc.synthetic.requests;
+  }
+  // 2. The output directory, locked for the rest of the run (OutputBusyError if another run
+  // holds it); nothing is simulated before this succeeds.
+  OutputDirectory out(sc.output_dir);
+  try {
+    return run_into(sc, *source, trace_stats, expected, out, wall_start);
+  } catch (const OutputError& e) {
+    throw OutputError(fmt::format("{}; this run's outputs were discarded and earlier outputs in '{}' are unchanged",
+                                  e.what(), sc.output_dir));
+  }
 }
 
 std::string format_summary(const RunResult& r) {

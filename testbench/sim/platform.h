@@ -40,15 +40,22 @@ struct RunResult {
   bool checks_passed = false;  ///< conservation and data integrity held, no media error
   double wall_seconds = 0;
   std::uint64_t requests = 0;
+  /// Non-empty when the drive was saturated (summary.json "saturation"): the console warning.
+  std::string saturation_warning;
 };
 
 /// Runs `scenario` once in this process (SystemC allows one elaboration per process) and writes
 /// its outputs to scenario.output_dir: summary.json, requests.csv, response_histogram.csv and,
-/// when enabled, response_histogram.png / response_cdf.png, waves.vcd + waves.gtkw (+ waves.fst).
-/// Outputs are written under temporary names and renamed only when the run succeeded, so a failed
-/// run leaves earlier outputs untouched and no half-written file.
+/// when enabled, response_histogram.png / response_cdf.png, waves.vcd + waves.gtkw + the translate
+/// filter files (+ waves.fst). The directory is locked for the whole run (OutputDirectory);
+/// outputs are staged and committed only when the run succeeded, after which the directory holds
+/// exactly this run's outputs (drivevp outputs of earlier runs that this run did not write are
+/// removed; other files are left alone). A failed run leaves earlier outputs untouched and no
+/// half-written file.
 /// Throws TraceError (malformed trace, before anything is simulated or written), ConfigError,
-/// std::runtime_error (I/O), sc_core::sc_report (simulation error).
+/// OutputBusyError (another run holds the directory; before anything is simulated), OutputError
+/// (the directory cannot be created or written, e.g. read-only or disk full),
+/// sc_core::sc_report (simulation error).
 RunResult run_scenario(const Scenario& scenario);
 
 /// Formats the human-readable summary printed at the end of a run.

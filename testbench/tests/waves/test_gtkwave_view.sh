@@ -8,7 +8,12 @@
 #   4. the VCD records no value change outside the window [trace.start, trace.stop] except the
 #      initial dump at time 0, and has changes inside it;
 #   5. the VCD is small (below MAX_VCD_BYTES);
-#   6. inside the window the VCD agrees with requests.csv (check_waves_vs_requests.py).
+#   6. inside the window the VCD agrees with requests.csv (check_waves_vs_requests.py);
+#   7. the VCD ends at the window's end (its last line is "#<trace.stop in ps>"), so GTKWave's
+#      time range of the VCD and of the FST is [0, trace.stop], not the whole run;
+#   8. GTKWave shows firmware.state as text (Idle, Seeking, Transferring) through the translate
+#      filter file waves.firmware.state.txt that waves.gtkw names, checked at the marker just
+#      after state changes found in the VCD.
 #
 # Usage: test_gtkwave_view.sh DRIVEVP_BINARY SOURCE_DIR
 #   DRIVEVP_BINARY  the drivevp executable
@@ -60,7 +65,7 @@ if [[ $status -eq 124 || $status -eq 137 ]]; then
   fail "drivevp did not finish within ${run_timeout}s; log tail: $(tail -n 5 "$work/run.log" | tr '\n' ' ')"
 fi
 [[ $status -eq 0 ]] || fail "drivevp exited with status $status; log tail: $(tail -n 10 "$work/run.log" | tr '\n' ' ')"
-for f in waves.vcd waves.gtkw waves.fst requests.csv; do
+for f in waves.vcd waves.gtkw waves.fst requests.csv waves.firmware.state.txt; do
   [[ -s $out/$f ]] || fail "drivevp did not write $out/$f (files: $(cd "$out" && echo *))"
 done
 echo "$me: simulation took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
@@ -158,6 +163,37 @@ set -e
 cat "$work/xcheck.log"
 [[ $status -eq 0 ]] || fail "check_waves_vs_requests.py disagrees inside the window (status $status)"
 
+# 7. The VCD ends at the window's end: SystemC writes the close time as the last line.
+last_line=$(tail -n 1 "$out/waves.vcd")
+[[ $last_line == "#$stop_ps" ]] || fail "the VCD's last line is '$last_line', expected '#$stop_ps' (the window's end)"
+
+# 8. State changes inside the window, from the VCD: the first change to 1, 2 and 0 after the
+# window opens, each as "TIME VALUE" (the firmware.state variable is found through its scope).
+state_changes=$(awk -v lo="$start_ps" -v hi="$stop_ps" '
+  function pad(s) { while (length(s) < 30) s = "0" s; return s }
+  BEGIN { depth = 0; body = 0; t = "0" }
+  !body && $1 == "$scope" { scope[++depth] = $3; next }
+  !body && $1 == "$upscope" { depth--; next }
+  !body && $1 == "$var" && $5 == "state" && scope[depth] == "firmware" { id = $4; next }
+  !body && /\$enddefinitions/ { body = 1; next }
+  !body { next }
+  /^#/ { t = substr($1, 2); next }
+  $2 == id && /^b/ {
+    v = substr($1, 2) + 0
+    if (v == 10) v = 2; else if (v == 11) v = 3
+    if (pad(t) > pad(lo) && pad(t) < pad(hi) && !(v in seen)) { seen[v] = 1; print t, v }
+  }' "$out/waves.vcd")
+names=(Idle Seeking Transferring Repositioning)
+value_args=()
+while read -r t v; do
+  [[ -n $t ]] || continue
+  # The marker 1 ps after the change (no state lasts only 1 ps).
+  value_args+=(--value-at "$((t + 1))" 'SystemC.firmware.state[7:0]' "${names[$v]}")
+done <<< "$state_changes"
+for want in Idle Seeking Transferring; do
+  printf '%s\n' "${value_args[@]}" | grep -qx "$want" || fail "no change of firmware.state to $want inside the window in the VCD (changes: $(tr '\n' ' ' <<< "$state_changes"))"
+done
+
 # 1. GTKWave, on the VCD and on the FST. The save file names waves.vcd as its dump; the dump
 # given on the command line takes precedence.
 export CHECK_GTKWAVE_TIMEOUT=${CHECK_GTKWAVE_TIMEOUT:-60}
@@ -166,7 +202,8 @@ for dump in waves.vcd waves.fst; do
   if [[ -n ${KEEP_DIR:-} ]]; then keep=(--keep "$KEEP_DIR/${dump##*.}"); fi
   set +e
   timeout --kill-after=10 $((CHECK_GTKWAVE_TIMEOUT + 30)) \
-    bash "$check_gtkwave" ${keep[@]+"${keep[@]}"} "$out/$dump" "$out/waves.gtkw" "${expected[@]}" > "$work/check.log" 2>&1
+    bash "$check_gtkwave" ${keep[@]+"${keep[@]}"} --time-range 0 "$stop_ps" "${value_args[@]}" \
+    "$out/$dump" "$out/waves.gtkw" "${expected[@]}" > "$work/check.log" 2>&1
   status=$?
   set -e
   cat "$work/check.log"
@@ -174,4 +211,4 @@ for dump in waves.vcd waves.fst; do
   [[ $status -eq 0 ]] || fail "check_gtkwave.sh on $dump exited with status $status"
 done
 
-echo "$me: OK: ${#expected[@]} signals in 4 groups shown by GTKWave from waves.vcd and waves.fst"
+echo "$me: OK: ${#expected[@]} signals in 4 groups shown by GTKWave from waves.vcd and waves.fst, time range [0, $stop_ps] ps, firmware.state as text"
