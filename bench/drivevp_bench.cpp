@@ -142,6 +142,23 @@ fs::path synthetic_scenario(const std::string& name, const std::string& policy, 
   return p;
 }
 
+/// A synthetic scenario file that writes: FCFS on the HP 97560 (2,684,016 blocks), closed loop
+/// with one outstanding command, uniform 8-block requests, half of them writes, data checked
+/// (run.check_data = true: every write carries its pattern and every read is checked). After
+/// about 1.5 million requests nearly every block has been written, so the media store and the
+/// integrity checker have reached their full size: peak RSS at 10^7 and 10^8 requests shows
+/// whether memory grows with the requests.
+fs::path write_mix_scenario(std::uint64_t requests) {
+  const fs::path p = scratch() / ("write-mix-" + std::to_string(requests) + ".toml");
+  std::ofstream f(p);
+  f << "[device]\npreset = \"hp97560\"\n\n[firmware]\npolicy = \"fcfs\"\nqueue_depth = 64\n\n[workload]\n"
+       "kind = \"synthetic\"\nloop = \"closed\"\noutstanding = 1\naddress = \"uniform\"\nsize = \"constant\"\n"
+       "size_blocks = 8\nread_fraction = 0.5\n\n[run]\nseed = 1\nrequests = "
+    << requests << "\nwarmup_requests = 0\ncheck_data = true\n";
+  if (!f) throw std::runtime_error("cannot write " + p.string());
+  return p;
+}
+
 /// A DiskSim-format trace ("arrival_ms device block count flags", flags bit0 = read) of `n`
 /// requests for device 0, fixed seed: Poisson arrivals at 40 requests/s, uniform 8-block reads
 /// over the HP 97560 (2,684,016 blocks). Reads only, so the sparse media store stays empty and
@@ -230,6 +247,20 @@ void BM_TraceReplay(benchmark::State& state) {
     if (!guarded(state, [&] { report(state, run_drivevp(trace_args(generated_trace(n), "replay"))); })) break;
 }
 
+// (3) Memory with writes: closed-loop FCFS, 50 % writes of 8 blocks, data checked; peak RSS
+// at 10^7 and 10^8 requests (docs/performance.md "Memory").
+void BM_WriteMix(benchmark::State& state) {
+  const auto n = static_cast<std::uint64_t>(state.range(0));
+  for (auto _ : state) {
+    if (!guarded(state, [&] {
+          auto args = std::vector<std::string>{"run", write_mix_scenario(n).string()};
+          for (auto& a : common_args("write-mix")) args.push_back(a);
+          report(state, run_drivevp(args));
+        }))
+      break;
+  }
+}
+
 // (2b) The same replay with waveform tracing on (all groups, no window) and off; compare
 // child_wall_s (the traced run's VCD is finished after drivevp's own wall clock stops).
 void BM_TraceReplayTraced(benchmark::State& state) {
@@ -281,6 +312,14 @@ BENCHMARK(BM_TraceReplay)
 BENCHMARK(BM_TraceReplayTraced)
     ->Args({env_int("DRIVEVP_BENCH_TRACED_REQUESTS", 200'000), 0})
     ->Args({env_int("DRIVEVP_BENCH_TRACED_REQUESTS", 200'000), 1})
+    ->Iterations(1)
+    ->Repetitions(kReps)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_WriteMix)
+    ->Arg(env_int("DRIVEVP_BENCH_WRITE_MIX", 10'000'000))
+    ->Arg(env_int("DRIVEVP_BENCH_WRITE_MIX_LONG", 100'000'000))
     ->Iterations(1)
     ->Repetitions(kReps)
     ->UseManualTime()

@@ -24,7 +24,8 @@ namespace drivevp {
 /// period/spt), and crosses track boundaries with a head switch or a one-cylinder seek followed
 /// by the rotational wait left after it (the skew makes it short: on the HP 97560 0.066 ms after a
 /// head switch and 0.108 ms after a cylinder switch). Data moves through a sector buffer
-/// that the firmware reaches by DMA; the media contents live in a sparse BackingStore.
+/// that the firmware reaches by DMA; the media contents live in a BackingStore (compact, payload
+/// or discard mode: the bytes move over the bus the same way in every mode).
 /// Does not model: a read-ahead or write-back cache, ECC retries, defect remapping, sparing,
 /// zero-latency (out-of-order) reads.
 ///
@@ -46,7 +47,9 @@ class ReadChannel : public sc_core::sc_module {
   /// Brings the state up to time `at`: a transfer whose end is due has completed (data moved
   /// between the sector buffer and the store, heads on the last track).
   void catch_up(Time at);
+  /// The media contents (set its mode before the simulation starts).
   BackingStore& store() { return store_; }
+  const BackingStore& store() const { return store_; }
   void trace(Tracer& tracer, const std::string& prefix);
 
   /// Timing of a media transfer of `blocks` blocks from `lbn`, starting at time `start` with the

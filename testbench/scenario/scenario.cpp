@@ -393,6 +393,9 @@ std::vector<KeySpec> build_schema() {
       });
   add("run.check_data", "boolean", "true or false", "write patterns and check read data",
       [](const toml::node& n, Scenario& sc) { sc.host.check_data = get_bool(n); });
+  add("run.store_payload", "boolean", "true or false",
+      "media store keeps written bytes (default: compact, a few bytes per block)",
+      [](const toml::node& n, Scenario& sc) { sc.store_payload = get_bool(n); });
   add("run.progress", "boolean", "true or false", "progress line on a terminal's stderr",
       [](const toml::node& n, Scenario& sc) { sc.progress = get_bool(n); });
   // [trace]

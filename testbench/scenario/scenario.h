@@ -43,6 +43,7 @@ struct Scenario {
   std::uint64_t seed = 1;
   std::uint64_t requests = 10000;     ///< synthetic: count; trace: limit (0 = whole trace)
   std::uint64_t warmup_requests = 0;  ///< completions excluded from summary metrics (still in requests.csv)
+  bool store_payload = false;         ///< run.store_payload: the media store keeps every written byte
 
   bool tracing = false;
   std::vector<TraceGroup> trace_groups;

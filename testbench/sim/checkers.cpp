@@ -36,37 +36,27 @@ void ConservationChecker::finish() {
     violations_.report(fmt::format("{} commands submitted but {} completions", submitted_, completed_));
 }
 
-std::uint64_t DataIntegrityChecker::write_word(std::uint64_t id, std::uint64_t lbn) {
-  // splitmix64 of (id, lbn): never equal to the unwritten pattern except by a 2^-64 accident.
-  std::uint64_t z = (id + 1) * 0x9E3779B97F4A7C15ull ^ (lbn + 0x632BE59BD9B4E019ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 void DataIntegrityChecker::fill_write(const Command& c, std::uint8_t* buffer) {
-  for (std::uint32_t b = 0; b < c.blocks; ++b) {
-    const std::uint64_t w = write_word(c.id, c.lbn + b);
-    for (std::uint32_t i = 0; i < kBlockBytes; i += 8) std::memcpy(buffer + std::size_t{b} * kBlockBytes + i, &w, 8);
-  }
+  for (std::uint32_t b = 0; b < c.blocks; ++b)
+    pattern::fill_block(buffer + std::size_t{b} * kBlockBytes, write_word(c.id, c.lbn + b));
 }
 
 void DataIntegrityChecker::write_completed(const Command& c) {
-  for (std::uint32_t b = 0; b < c.blocks; ++b) last_writer_[c.lbn + b] = c.id;
+  for (std::uint32_t b = 0; b < c.blocks; ++b) last_writer_.set(c.lbn + b, c.id + 1);
 }
 
 bool DataIntegrityChecker::read_completed(const Command& c, const std::uint8_t* data) {
   for (std::uint32_t b = 0; b < c.blocks; ++b) {
     const std::uint64_t lbn = c.lbn + b;
-    auto it = last_writer_.find(lbn);
-    const std::uint64_t expected = it == last_writer_.end() ? lbn : write_word(it->second, lbn);
+    const std::uint64_t writer = last_writer_.get(lbn);  // id + 1, 0 = never written
+    const std::uint64_t expected = writer == 0 ? pattern::unwritten_word(lbn) : write_word(writer - 1, lbn);
     for (std::uint32_t i = 0; i < kBlockBytes; i += 8) {
       std::uint64_t w;
       std::memcpy(&w, data + std::size_t{b} * kBlockBytes + i, 8);
       if (w != expected) {
-        violations_.report(fmt::format(
-            "read {} block {}: word {} is {:#018x}, expected {:#018x} ({})", c.id, lbn, i / 8, w, expected,
-            it == last_writer_.end() ? std::string("never written") : fmt::format("written by {}", it->second)));
+        violations_.report(
+            fmt::format("read {} block {}: word {} is {:#018x}, expected {:#018x} ({})", c.id, lbn, i / 8, w, expected,
+                        writer == 0 ? std::string("never written") : fmt::format("written by {}", writer - 1)));
         return false;
       }
     }

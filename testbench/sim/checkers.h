@@ -4,10 +4,11 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "tlm_bus/block_map.h"
 #include "tlm_bus/command.h"
+#include "tlm_bus/data_pattern.h"
 
 namespace drivevp {
 
@@ -49,15 +50,18 @@ class ConservationChecker {
 };
 
 /// Data integrity: a read returns, for each block, the data of the last write to that block that
-/// completed before the read was served (the unwritten pattern if none). Writes carry the pattern
-/// write_word(command id, lbn) in every 8-byte word; unwritten blocks hold
-/// BackingStore::unwritten_word(lbn) == lbn. Commands complete in service order (one media
-/// operation at a time), so completion order is media order. Memory grows with the distinct
-/// blocks written, not with the number of requests.
+/// completed before the read was served (the unwritten pattern if none), checked exactly, every
+/// byte. Writes carry the pattern write_word(command id, lbn) in every 8-byte word; unwritten
+/// blocks hold pattern::unwritten_word(lbn) == lbn (tlm_bus/data_pattern.h). Commands complete in
+/// service order (one media operation at a time), so completion order is media order. Memory:
+/// the last writer's id per block in a BlockMap, 4 bytes per block in pages of 4,096 blocks
+/// allocated on the first write to them (8 bytes in a page once an id of 2^32 - 1 or more lands
+/// in it): bounded by the capacity, not by the number of requests.
 class DataIntegrityChecker {
  public:
-  /// The word a write by command `id` puts in every 8-byte position of block `lbn`.
-  static std::uint64_t write_word(std::uint64_t id, std::uint64_t lbn);
+  /// The word a write by command `id` puts in every 8-byte position of block `lbn`
+  /// (pattern::written_word).
+  static std::uint64_t write_word(std::uint64_t id, std::uint64_t lbn) { return pattern::written_word(id, lbn); }
   /// Fills `buffer` (blocks * kBlockBytes) with the data command `c` writes.
   static void fill_write(const Command& c, std::uint8_t* buffer);
   /// A write completed: its blocks now hold its pattern.
@@ -65,9 +69,12 @@ class DataIntegrityChecker {
   /// A read completed with `data`: checks every word. Returns true if all match.
   bool read_completed(const Command& c, const std::uint8_t* data);
   const Violations& violations() const { return violations_; }
+  /// Pages of the last-writer map allocated and their bytes (BlockMap::entry_bytes).
+  std::size_t pages() const { return last_writer_.pages(); }
+  std::uint64_t bytes() const { return last_writer_.entry_bytes(); }
 
  private:
-  std::unordered_map<std::uint64_t, std::uint64_t> last_writer_;  ///< lbn -> command id
+  BlockMap last_writer_;  ///< lbn -> last writer's command id + 1, 0 = never written
   Violations violations_;
 };
 

@@ -24,6 +24,9 @@ Platform::Platform(const Scenario& sc, WorkloadSource& source, RequestSink sink,
       firmware("firmware", sc.controller, make_policy(sc.policy, sc.policy_params), drive.actuator.seek_done_irq,
                drive.channel.transfer_done_irq, tracer),
       host("host", sc.host, sc.controller.queue_depth, source, std::move(sink), firmware.completion_irq, tracer) {
+  drive.channel.store().set_mode(sc.store_payload     ? BackingStore::Mode::Payload
+                                 : sc.host.check_data ? BackingStore::Mode::Compact
+                                                      : BackingStore::Mode::Discard);
   // Initiators: 0 = host, 1 = firmware.
   host.bus.bind(bus.target_socket);
   firmware.bus.bind(bus.target_socket);
@@ -257,6 +260,17 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   result.checks_passed = conservation.violations().count() == 0 &&
                          platform.host.integrity().violations().count() == 0 && platform.host.media_errors() == 0;
   j["checks"]["passed"] = result.checks_passed;
+  const BackingStore& store = platform.drive.channel.store();
+  const BackingStore::Footprint fp = store.footprint();
+  j["memory"] = {{"media_store",
+                  {{"mode", to_string(store.mode())},
+                   {"bytes", fp.bytes},
+                   {"id_pages", fp.id_pages},
+                   {"wide_id_pages", fp.wide_id_pages},
+                   {"raw_blocks", fp.raw_blocks},
+                   {"payload_pages", fp.payload_pages}}},
+                 {"integrity_checker",
+                  {{"bytes", platform.host.integrity().bytes()}, {"pages", platform.host.integrity().pages()}}}};
   if (sc.workload_kind == Scenario::WorkloadKind::Trace) {
     j["trace"] = {{"paths", sc.trace.paths},
                   {"format", to_string(sc.trace.format)},

@@ -99,7 +99,7 @@ TEST_CASE("sim: Unknown keys are errors in every section", "[sim][config]") {
   }
   CHECK(config_error("[run]\nseeds = 1\n") ==
         "FILE:2: unknown key 'run.seeds'; allowed: run.seed, run.requests, run.warmup_requests, run.check_data, "
-        "run.progress");
+        "run.store_payload, run.progress");
   CHECK(config_error("[trace]\nenable = true\n") ==
         "FILE:2: unknown key 'trace.enable'; allowed: trace.enabled, trace.groups, trace.start, trace.stop, "
         "trace.fst");

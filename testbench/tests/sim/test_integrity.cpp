@@ -40,6 +40,13 @@ TEST_CASE("sim: 100000 mixed reads and writes under SPTF conserve requests and d
   CHECK(s["requests"]["submitted"].get<std::uint64_t>() == 100000);
   CHECK(s["requests"]["completed"].get<std::uint64_t>() == 100000);
   CHECK(r.requests == 100000);
+  // Memory bounded by the capacity (27,360 blocks = 7 pages of 4,096), the same as after 20,000
+  // requests (test_media_store.cpp): one 4-byte id per block in the store and in the checker.
+  CHECK(s["memory"]["media_store"]["mode"] == "compact");
+  CHECK(s["memory"]["media_store"]["id_pages"].get<std::uint64_t>() == 7);
+  CHECK(s["memory"]["media_store"]["raw_blocks"].get<std::uint64_t>() == 0);
+  CHECK(s["memory"]["media_store"]["bytes"].get<std::uint64_t>() == 7 * 4096 * 4);
+  CHECK(s["memory"]["integrity_checker"]["bytes"].get<std::uint64_t>() == 7 * 4096 * 4);
 
   // The workload really re-reads rewritten blocks: stream requests.csv (completion order = media
   // order), counting reads of blocks written earlier and blocks written more than once.
