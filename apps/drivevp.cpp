@@ -19,6 +19,7 @@
 #include "testbench/scenario/scenario.h"
 #include "testbench/sim/output_dir.h"
 #include "testbench/sim/platform.h"
+#include "testbench/sim/sanitizer_stack.h"
 #include "testbench/trace/trace_reader.h"
 
 namespace {
@@ -76,21 +77,27 @@ int main(int argc, char** argv) {
     if (!r.saturation_warning.empty()) fmt::print(stderr, "drivevp: warning: {}\n", r.saturation_warning);
     return finish(r.checks_passed ? 0 : 1);
   } catch (const drivevp::ConfigError& e) {
+    drivevp::forget_unwound_frames();
     fmt::print(stderr, "drivevp: configuration error: {}\n", e.what());
     return finish(2);
   } catch (const drivevp::TraceError& e) {
+    drivevp::forget_unwound_frames();
     fmt::print(stderr, "drivevp: trace error: {}\n", e.what());
     return finish(2);
   } catch (const drivevp::OutputBusyError& e) {
+    drivevp::forget_unwound_frames();
     fmt::print(stderr, "drivevp: {}\n", e.what());
     return finish(2);
   } catch (const drivevp::OutputError& e) {
+    drivevp::forget_unwound_frames();
     fmt::print(stderr, "drivevp: output error: {}\n", e.what());
     return finish(3);
   } catch (const sc_core::sc_report& e) {
+    drivevp::forget_unwound_frames();
     fmt::print(stderr, "drivevp: simulation error: {}\n", e.what());
     return finish(3);
   } catch (const std::exception& e) {
+    drivevp::forget_unwound_frames();
     fmt::print(stderr, "drivevp: error: {}\n", e.what());
     return finish(3);
   }

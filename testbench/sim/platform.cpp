@@ -1,4 +1,5 @@
 #include "testbench/sim/platform.h"
+#include "testbench/sim/sanitizer_stack.h"
 
 #include <cerrno>
 #include <chrono>
@@ -188,6 +189,7 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   try {
     monitor_owner = std::make_unique<RunMonitor>(csv.string(), sc.warmup_requests, expected, sc.progress);
   } catch (const std::runtime_error& e) {
+    forget_unwound_frames();
     throw OutputError(e.what());
   }
   RunMonitor& monitor = *monitor_owner;
@@ -227,6 +229,7 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   try {
     monitor.finish();
   } catch (const std::runtime_error&) {
+    forget_unwound_frames();
     throw OutputError(fmt::format("cannot write {}: {}", shown("requests.csv"), std::strerror(monitor.write_error())));
   }
   platform.host.finish_checks();
@@ -323,6 +326,7 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
       files["response_histogram_png"] = "response_histogram.png";
       files["response_cdf_png"] = "response_cdf.png";
     } catch (const std::exception& e) {
+      forget_unwound_frames();
       j["plot_error"] = e.what();
     }
   }
@@ -337,6 +341,7 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
       try {
         gtkw::convert_vcd_to_fst(vcd.string(), fst.string());
       } catch (const std::runtime_error& e) {
+        forget_unwound_frames();
         throw OutputError(fmt::format("cannot write {}: {}", shown("waves.fst"), e.what()));
       }
       files["waves_fst"] = "waves.fst";
@@ -377,6 +382,7 @@ RunResult run_scenario(const Scenario& sc) {
   try {
     return run_into(sc, *source, trace_stats, expected, out, wall_start);
   } catch (const OutputError& e) {
+    forget_unwound_frames();
     throw OutputError(fmt::format("{}; this run's outputs were discarded and earlier outputs in '{}' are unchanged",
                                   e.what(), sc.output_dir));
   }
