@@ -18,6 +18,7 @@ packages=(
   gtkwave                   # waveform viewer, vcd2fst
   xvfb x11-apps imagemagick # headless GTKWave test and its screenshot
   python3-matplotlib        # response-time histogram / CDF plots
+  clang libclang-rt-14-dev libfuzzer-14-dev libomp-14-dev  # fuzz/ (libFuzzer, sanitizers, OpenMP)
 )
 
 missing=()

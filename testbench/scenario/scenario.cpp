@@ -556,7 +556,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   }();
   const PolicyInfo* policy_info = find_policy(policy_key);
   for (const auto& [key, e] : entries) {
-    const bool known = std::any_of(schema().begin(), schema().end(), [&](const KeySpec& k) { return k.key == key; });
+    const bool known =
+        std::any_of(schema().begin(), schema().end(), [&wanted = key](const KeySpec& k) { return k.key == wanted; });
     if (known) continue;
     if (key.rfind("firmware.", 0) == 0 && policy_info) {
       const std::string param = key.substr(9);

@@ -1,0 +1,10 @@
+// libFuzzer harness: the blkparse trace reader through open_trace() with workload.format = "blkparse".
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz/trace_harness.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  drivevp::fuzz::fuzz_trace(drivevp::TraceFormat::Blkparse, data, size);
+  return 0;
+}

@@ -1,0 +1,10 @@
+// libFuzzer harness: the ssdsim trace reader through open_trace() with workload.format = "ssdsim".
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz/trace_harness.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  drivevp::fuzz::fuzz_trace(drivevp::TraceFormat::SsdSim, data, size);
+  return 0;
+}
