@@ -1,7 +1,8 @@
 // libFuzzer harness: command-line overrides on the embedded default scenario,
 // load_scenario("", {"KEY=VALUE", ...}). The input is split at '\n' into one override per line
-// (a line is what one `--set` argument carries; values containing a newline are therefore not
-// generated here). ConfigError is the documented error; any other exception is a finding.
+// (a line is what one `--set` argument carries); a byte 0x01 inside a line stands for a newline
+// within that argument, so that values with line breaks (which must be refused, not injected)
+// are generated too. ConfigError is the documented error; any other exception is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       overrides.push_back(current);
       current.clear();
     } else {
-      current.push_back(static_cast<char>(data[i]));
+      current.push_back(data[i] == 0x01 ? '\n' : static_cast<char>(data[i]));
     }
   }
   if (!current.empty() || overrides.empty()) overrides.push_back(current);

@@ -28,6 +28,8 @@ void replay(const TraceOptions& o) {
       if (c.arrival < previous) invariant_failed("arrivals out of order");
       previous = c.arrival;
       if (c.blocks == 0) invariant_failed("a request of zero blocks");
+      if (c.blocks > kMaxCommandBlocks) invariant_failed("a request above the firmware's largest transfer");
+      if (c.arrival > kMaxArrival) invariant_failed("an arrival beyond the simulated-time limit");
       if (c.lbn >= o.capacity_blocks || c.blocks > o.capacity_blocks - c.lbn)
         invariant_failed("a request beyond the capacity");
       if (r.origin_line == 0 || r.origin_line > stats.lines) invariant_failed("origin line outside the file");
@@ -50,7 +52,7 @@ void fuzz_trace(TraceFormat format, const std::uint8_t* data, std::size_t size) 
   o.paths = {file.write(data, size)};
   o.format = format;
   const std::uint64_t h = hash(data, size);
-  switch (h % 6) {
+  switch (h % 8) {
     case 0:
     case 1:  // the defaults of a strict replay: capacity policy 'error', all devices, no window
       o.capacity_blocks = std::uint64_t{1} << 40;
@@ -73,6 +75,17 @@ void fuzz_trace(TraceFormat format, const std::uint8_t* data, std::size_t size) 
       o.skip_requests = 1;
       o.max_requests = 3;
       o.device = 1;
+      break;
+    case 6:  // times stretched a billionfold: most inputs must be refused (simulated-time limit)
+      o.capacity = CapacityPolicy::Wrap;
+      o.capacity_blocks = 2'576'000;
+      o.time_scale = 1e-9;
+      break;
+    case 7:  // a window at the far end of the trace clock (106 days), slowed down
+      o.capacity_blocks = std::uint64_t{1} << 40;
+      o.start_s = 9'000'000;
+      o.stop_s = 9'223'371;
+      o.time_scale = 1e-6;
       break;
     default:  // wrap onto a one-block disk
       o.capacity = CapacityPolicy::Wrap;

@@ -486,13 +486,15 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     std::ifstream in(path, std::ios::binary);
     if (!in) throw ConfigError(fmt::format("{}: cannot read the scenario: {}", clip(file), std::strerror(errno)));
     // A scenario is a few kB; the bound keeps a wrong path (a trace, an image) from being read whole.
-    constexpr std::streamsize kMaxScenarioBytes = 1 << 20;
-    text.resize(kMaxScenarioBytes + 1);
-    in.read(text.data(), kMaxScenarioBytes + 1);
+    constexpr std::size_t kMaxScenarioBytes = 1 << 20;
+    char chunk[16384];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+      text.append(chunk, static_cast<std::size_t>(in.gcount()));
+      if (text.size() > kMaxScenarioBytes)
+        throw ConfigError(
+            fmt::format("{}: expected a scenario file of at most 1 MiB, found a larger file", clip(file)));
+    }
     if (in.bad()) throw ConfigError(fmt::format("{}: cannot read the scenario: {}", clip(file), std::strerror(errno)));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    if (text.size() > static_cast<std::size_t>(kMaxScenarioBytes))
-      throw ConfigError(fmt::format("{}: expected a scenario file of at most 1 MiB, found a larger file", clip(file)));
   }
   check_nesting(text, file);
   try {
