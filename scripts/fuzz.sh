@@ -34,7 +34,7 @@ esac
 "$root/scripts/install-deps.sh"
 cd "$root"
 [ -f build-fuzz/build.ninja ] || cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz
+cmake --build --preset fuzz 2>&1 | sed -u -e '/Re-checking globbed directories\.\.\./d' -e '/^ninja: no work to do\.$/d'
 
 work=${FUZZ_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/drivevp-fuzz.XXXXXX")}
 mkdir -p "$work/logs"
