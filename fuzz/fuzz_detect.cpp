@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 
@@ -21,8 +22,8 @@ struct Names {
   std::string dir;
   std::string names[3];
   Names() {
-    char tmpl[] = "/tmp/drivevp-fuzz-detect-XXXXXX";
-    if (mkdtemp(tmpl) == nullptr) std::abort();
+    std::string tmpl = (std::filesystem::temp_directory_path() / "drivevp-fuzz-detect-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) std::abort();
     dir = tmpl;
     const char* leaf[3] = {"/trace.txt", "/websearch.mqsim.trace", "/example.disksim"};
     for (int i = 0; i < 3; ++i) {

@@ -371,7 +371,7 @@ RunResult run_scenario(const Scenario& sc) {
     } catch (const std::invalid_argument& e) {
       throw ConfigError(fmt::format("{}: workload: {}", sc.source, e.what()));
     }
-    expected = trace_stats.requests;
+    expected = trace_stats.selected;  // the progress line's total and ETA
   } else {
     source = std::make_unique<SyntheticSource>(sc.synthetic);
     expected = sc.synthetic.requests;

@@ -32,16 +32,17 @@ std::string load_error(const std::string& path, const std::vector<std::string>& 
 
 TEST_CASE("sim: --set workload.path on the default scenario replays the user's trace, all devices",
           "[sim][config][hardening]") {
-  const Scenario sc = load_scenario("", {"workload.path=/tmp/t.csv", "workload.format=spc"});
+  const std::string own = kData + "spc_small.csv";
+  const Scenario sc = load_scenario("", {"workload.path=" + own, "workload.format=spc"});
   CHECK(sc.workload_kind == Scenario::WorkloadKind::Trace);
-  CHECK(sc.trace.paths == std::vector<std::string>{"/tmp/t.csv"});
+  CHECK(sc.trace.paths == std::vector<std::string>{own});
   CHECK(sc.trace.format == TraceFormat::Spc);
   CHECK_FALSE(sc.trace.device.has_value());  // not the default's device 14
   CHECK(sc.trace.capacity == CapacityPolicy::Error);
   // Without a format, detection (not the default's "disksim").
-  CHECK(load_scenario("", {"workload.path=/tmp/t.csv"}).trace.format == TraceFormat::Auto);
+  CHECK(load_scenario("", {"workload.path=" + own}).trace.format == TraceFormat::Auto);
   // The user's own device filter applies.
-  CHECK(load_scenario("", {"workload.path=/tmp/t.csv", "workload.device=3"}).trace.device == 3u);
+  CHECK(load_scenario("", {"workload.path=" + own, "workload.device=3"}).trace.device == 3u);
   // The default itself still replays device 14 in DiskSim format.
   const Scenario def = load_scenario("", {});
   CHECK(def.trace.device == 14u);
