@@ -15,6 +15,9 @@ packages=(
   libfmt-dev                # formatting
   libfccp-dev               # CSV trace readers (MSR Cambridge, UMass SPC)
   libbenchmark-dev          # bench/
+  libssl-dev libboost-dev   # sweeps: SHA-256 (scenario hashes, seeds), Student t quantiles
+  slurm-wlm munge           # sweeps on Slurm: the single-node cluster test
+  libxml2-utils             # xmllint: JUnit reports checked against their schema
   gtkwave                   # waveform viewer, vcd2fst
   xvfb x11-apps imagemagick # headless GTKWave test and its screenshot
   python3-matplotlib        # response-time histogram / CDF plots

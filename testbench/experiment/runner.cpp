@@ -1,0 +1,124 @@
+#include "testbench/experiment/runner.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "testbench/trace/trace_reader.h"  // printable_text
+
+namespace drivevp::experiment {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// The last non-empty line of a log, printable and at most 300 bytes.
+std::string last_log_line(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  const std::streamoff from = size > 8192 ? size - 8192 : 0;
+  in.seekg(from);
+  std::string tail(static_cast<std::size_t>(size - from), '\0');
+  in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r' || tail.back() == ' ')) tail.pop_back();
+  const auto nl = tail.find_last_of('\n');
+  std::string line = nl == std::string::npos ? tail : tail.substr(nl + 1);
+  // A progress line ends in '\r'-separated updates: keep the last.
+  if (const auto cr = line.find_last_of('\r'); cr != std::string::npos) line = line.substr(cr + 1);
+  return printable_text(line, 300);
+}
+
+/// Starts one job; returns its pid. Exec failures surface as exit status 127 with a message in
+/// the log.
+pid_t start(const Job& job) {
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
+  if (pid > 0) return pid;
+  // Child: only async-signal-safe calls until exec.
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != parent) _exit(128 + SIGTERM);  // the parent died before prctl took effect
+  const int fd = open(job.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) _exit(126);
+  dup2(fd, STDOUT_FILENO);
+  dup2(fd, STDERR_FILENO);
+  const int devnull = open("/dev/null", O_RDONLY);
+  if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+  std::vector<char*> argv;
+  argv.reserve(job.argv.size() + 1);
+  for (const std::string& a : job.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  execv(argv[0], argv.data());
+  const char msg[] = "drivevp sweep: cannot execute the run's program\n";
+  [[maybe_unused]] const ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
+  _exit(127);
+}
+
+}  // namespace
+
+std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, std::size_t parallel,
+                                const std::function<void(std::size_t, const JobResult&)>& on_done) {
+  if (parallel == 0) parallel = 1;
+  std::vector<JobResult> results(jobs.size());
+  std::map<pid_t, std::pair<std::size_t, Clock::time_point>> running;
+  std::size_t next = 0;
+  while (next < jobs.size() || !running.empty()) {
+    while (next < jobs.size() && running.size() < parallel) {
+      running[start(jobs[next])] = {next, Clock::now()};
+      ++next;
+    }
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;  // ECHILD: nothing left to wait for (cannot happen while `running` is non-empty)
+    }
+    auto it = running.find(pid);
+    if (it == running.end()) continue;  // not one of ours
+    const auto [index, started] = it->second;
+    running.erase(it);
+    JobResult& r = results[index];
+    r.wall = Clock::now() - started;
+    if (WIFEXITED(status))
+      r.exit_status = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+      r.exit_status = 128 + WTERMSIG(status);
+    if (r.exit_status != 0) {
+      r.error = last_log_line(jobs[index].log_path);
+      if (r.exit_status == 126)
+        r.error = fmt::format("cannot create the log {}", printable_text(jobs[index].log_path, 200));
+      if (r.error.empty())
+        r.error = WIFSIGNALED(status) ? fmt::format("killed by signal {}", WTERMSIG(status))
+                                      : fmt::format("exit status {}", r.exit_status);
+    }
+    if (on_done) on_done(index, r);
+  }
+  return results;
+}
+
+std::string self_executable() {
+  char buf[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) throw std::system_error(errno, std::generic_category(), "readlink /proc/self/exe");
+  return std::string(buf, static_cast<std::size_t>(n));
+}
+
+std::size_t default_jobs() {
+  const long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<std::size_t>(n) : 1;
+}
+
+}  // namespace drivevp::experiment
