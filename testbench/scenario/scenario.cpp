@@ -18,11 +18,7 @@
 namespace drivevp {
 namespace {
 
-/// A leaf value with where it came from.
-struct Entry {
-  const toml::node* node;
-  std::string where;  ///< "file:line" or "--set KEY=VALUE"
-};
+using Entry = ScenarioEntry;
 
 /// A key the scenario accepts.
 struct KeySpec {
@@ -472,13 +468,8 @@ std::string data_dir() {
 
 const char* default_scenario_text() { return kDefaultScenarioToml; }
 
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  Scenario sc;
-  sc.device = hp97560();
-  sc.trace_groups = {TraceGroup::Mechanics, TraceGroup::Firmware, TraceGroup::Bus, TraceGroup::Host};
-  toml::table root;
+toml::table read_scenario_table(const std::string& path) {
   const std::string file = path.empty() ? "<default scenario>" : path;
-  sc.source = file;
   std::string text;
   if (path.empty()) {
     text = kDefaultScenarioToml;
@@ -498,18 +489,47 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   }
   check_nesting(text, file);
   try {
-    root = toml::parse(std::string_view(text), std::string_view(file));
+    return toml::parse(std::string_view(text), std::string_view(file));
   } catch (const toml::parse_error& e) {
     throw ConfigError(fmt::format("{}:{}: TOML syntax error: {}", clip(file), e.source().begin.line,
                                   printable_text(e.description(), 200)));
   }
-  if (path.empty()) {
-    sc.base_dir = data_dir();
-  } else {
-    const auto slash = path.find_last_of('/');
-    sc.base_dir = slash == std::string::npos ? "." : path.substr(0, slash);
-  }
+}
 
+std::string scenario_base_dir(const std::string& path) {
+  if (path.empty()) return data_dir();
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+void flatten_scenario(const toml::table& table, const std::string& file, ScenarioEntries& out) {
+  flatten(table, "", file, out);
+}
+
+std::pair<std::string, toml::table> parse_scenario_override(const std::string& o) {
+  const auto eq = o.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError(fmt::format("--set {}: expected KEY=VALUE, found no '='", clip(o)));
+  const std::string key = o.substr(0, eq);
+  const std::string value = o.substr(eq + 1);
+  const std::string where = "--set " + clip(o);
+  // One TOML value on one line: a newline would let the value inject (or hide) other keys.
+  if (value.find_first_of("\r\n") != std::string::npos)
+    throw ConfigError(fmt::format("{}: {}: expected one TOML value on one line, found a line break", where, clip(key)));
+  toml::table t;
+  try {
+    t = toml::parse("v = " + value);
+  } catch (const toml::parse_error&) {
+    t = toml::table{{"v", value}};  // not a TOML value: the text itself, as a string
+  }
+  if (t.size() != 1 || !t.contains("v"))
+    throw ConfigError(fmt::format("{}: {}: expected one TOML value, found more than one", where, clip(key)));
+  return {key, std::move(t)};
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  const toml::table root = read_scenario_table(path);
+  const std::string file = path.empty() ? "<default scenario>" : path;
   std::map<std::string, Entry> entries;
   flatten(root, "", file, entries);
   // The embedded default replays a DiskSim trace (device 14, format disksim). A user who names
@@ -524,27 +544,19 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   std::vector<toml::table> override_tables;
   override_tables.reserve(overrides.size());
   for (const std::string& o : overrides) {
-    const auto eq = o.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw ConfigError(fmt::format("--set {}: expected KEY=VALUE, found no '='", clip(o)));
-    const std::string key = o.substr(0, eq);
-    const std::string value = o.substr(eq + 1);
-    const std::string where = "--set " + clip(o);
-    // One TOML value on one line: a newline would let the value inject (or hide) other keys.
-    if (value.find_first_of("\r\n") != std::string::npos)
-      throw ConfigError(
-          fmt::format("{}: {}: expected one TOML value on one line, found a line break", where, clip(key)));
-    toml::table t;
-    try {
-      t = toml::parse("v = " + value);
-    } catch (const toml::parse_error&) {
-      t = toml::table{{"v", value}};  // not a TOML value: the text itself, as a string
-    }
-    if (t.size() != 1 || !t.contains("v"))
-      throw ConfigError(fmt::format("{}: {}: expected one TOML value, found more than one", where, clip(key)));
-    override_tables.push_back(std::move(t));
-    entries[key] = {override_tables.back().get("v"), where};
+    auto [key, table] = parse_scenario_override(o);
+    override_tables.push_back(std::move(table));
+    entries[key] = {override_tables.back().get("v"), "--set " + clip(o)};
   }
+  return resolve_scenario(entries, file, scenario_base_dir(path));
+}
+
+Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& file, const std::string& base_dir) {
+  Scenario sc;
+  sc.device = hp97560();
+  sc.trace_groups = {TraceGroup::Mechanics, TraceGroup::Firmware, TraceGroup::Bus, TraceGroup::Host};
+  sc.source = file;
+  sc.base_dir = base_dir;
   // workload.kind defaults to "trace" when a trace path is given, "synthetic" otherwise.
   if (entries.count("workload.path") && !entries.count("workload.kind"))
     sc.workload_kind = Scenario::WorkloadKind::Trace;

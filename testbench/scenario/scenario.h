@@ -3,9 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <toml++/toml.h>
 
 #include "firmware/controller/controller.h"
 #include "firmware/policy.h"
@@ -64,6 +67,31 @@ const char* default_scenario_text();
 /// when it is not one. Throws ConfigError on any problem: unreadable file, TOML syntax, unknown
 /// key, wrong type, value out of range, a policy parameter the policy does not have.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides);
+
+/// A scenario key's value with where it came from, for messages.
+struct ScenarioEntry {
+  const toml::node* node = nullptr;  ///< owned by the caller's table; must outlive the use
+  std::string where;                 ///< "file:line" or "--set KEY=VALUE"
+};
+/// Dotted key ("firmware.policy") -> value.
+using ScenarioEntries = std::map<std::string, ScenarioEntry>;
+
+/// Reads and parses a scenario file (`path` empty: the embedded default) without validating
+/// its keys. Throws ConfigError: unreadable, larger than 1 MiB, nested deeper than 16 levels,
+/// TOML syntax.
+toml::table read_scenario_table(const std::string& path);
+/// The directory relative paths in scenario `path` resolve against (the data directory for the
+/// embedded default).
+std::string scenario_base_dir(const std::string& path);
+/// Adds every leaf of `table` to `out` as "file:line" entries (later calls override).
+void flatten_scenario(const toml::table& table, const std::string& file, ScenarioEntries& out);
+/// Parses one "KEY=VALUE" override as --set reads it: VALUE as one TOML value on one line, or as
+/// a string when it is not one. Returns the key and a table holding the value under "v". Throws
+/// ConfigError.
+std::pair<std::string, toml::table> parse_scenario_override(const std::string& key_equals_value);
+/// Validates `entries` as load_scenario() does (same checks, same messages). `file` names the
+/// scenario in messages without a line; `base_dir` is where relative trace paths resolve.
+Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& file, const std::string& base_dir);
 
 /// Every accepted key with its type, default and range, for `drivevp keys` and docs.
 std::string describe_scenario_keys();
