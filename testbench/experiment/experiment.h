@@ -64,7 +64,8 @@ struct AxisValue {
 struct Axis {
   std::string key;
   std::vector<AxisValue> values;
-  int zip = -1;  ///< -1: crossed on its own; else the [[zip]] group's index
+  int zip = -1;            ///< -1: crossed on its own; else the [[zip]] group's index
+  std::uint32_t line = 0;  ///< line of the key in the experiment file (axes keep file order)
 };
 
 /// A metric column: a dotted path into summary.json.
