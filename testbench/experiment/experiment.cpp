@@ -419,6 +419,28 @@ Experiment load_experiment(const std::string& path, const std::vector<std::strin
   base.add_sections(root, file, dir);
   std::vector<std::pair<std::string, std::string>> override_keys;  // key, argument
   for (const std::string& o : overrides) {
+    if (o.rfind("experiment.", 0) == 0) {
+      // The experiment's own settings that a shortened run may change.
+      auto [key, t] = parse_scenario_override(o);
+      const toml::node& v = *t.get("v");
+      const std::string where = "--set " + clip(o);
+      if (key == "experiment.replications") {
+        const auto r = v.value_exact<std::int64_t>();
+        if (!r || *r < 1 || *r > kMaxReplications)
+          fail(where, key, fmt::format("an integer in [1, {}]", kMaxReplications), shown(v));
+        ex.replications = static_cast<int>(*r);
+      } else if (key == "experiment.seeds") {
+        const auto sv = v.value_exact<std::string>();
+        if (!sv || (*sv != "independent" && *sv != "common"))
+          fail(where, key, "'independent' or 'common' (common random numbers)", shown(v));
+        ex.common_seeds = *sv == "common";
+      } else {
+        throw ConfigError(fmt::format("{}: unknown key '{}'; --set accepts experiment.replications, "
+                                      "experiment.seeds and scenario keys",
+                                      where, clip(key)));
+      }
+      continue;
+    }
     base.set_override(o, fs::current_path().string());
     override_keys.emplace_back(o.substr(0, o.find('=')), o);
   }
