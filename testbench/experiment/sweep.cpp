@@ -130,7 +130,7 @@ int sweep_main(const SweepOptions& o) {
     fmt::print("drivevp sweep task {}: points {}..{}, {} runs to do\n", *o.slurm_task, first,
                std::min(first + k, plan.points.size()) - 1, runs.size());
     const std::size_t failed =
-        execute_runs(plan, o.out, runs, 1, self, [&](const RunRef& r, const nlohmann::json& rec, const JobResult&) {
+        execute_runs(plan, dir, runs, 1, self, [&](const RunRef& r, const nlohmann::json& rec, const JobResult&) {
           fmt::print("{} rep {}: {}{}\n", plan.points[r.point].id, r.rep, rec["status"].get<std::string>(),
                      rec["status"] == "ok" ? "" : ": " + rec["error"].get<std::string>());
           std::fflush(stdout);

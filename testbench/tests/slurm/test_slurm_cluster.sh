@@ -5,7 +5,11 @@
 #           --set run.seed=<42 + I> --set output.plots=false --out <shared>/task-I
 # then checks that every task completed (state and exit code from scontrol), that its
 # summary.json and requests.csv are byte-identical to a local run of the same command, and that
-# the three tasks' results differ (each task ran its own index).
+# the three tasks' results differ (each task ran its own index). Then the sweep round trip:
+# `drivevp sweep --slurm=script` writes the array script and runs nothing; `drivevp sweep --slurm`
+# submits it; once the array is done, `drivevp sweep --collect` writes results.csv and summary.csv
+# byte-identical to a local sweep's; after two result records are lost, --collect names them and
+# exits 1, and a rerun with --slurm submits only the two array tasks that hold them.
 #
 # Usage: test_slurm_cluster.sh DRIVEVP SOURCE_DIR
 # Exit status: 0 pass; 1 a check failed; 2 usage error; 77 skipped (the daemons cannot run here:
@@ -87,4 +91,58 @@ if cmp -s "$shared/task-0/summary.json" "$shared/task-1/summary.json" ||
   cmp -s "$shared/task-1/summary.json" "$shared/task-2/summary.json"; then
   fail "array tasks produced identical results: they did not run with their own index"
 fi
-echo "$me: PASS: array job $job: 3 tasks on Slurm, results byte-identical to local runs"
+echo "$me: array job $job: 3 tasks on Slurm, results byte-identical to local runs"
+
+# --- drivevp sweep --slurm, then --collect: the tables equal a local sweep's bytes -----------------
+cat >"$shared/exp.toml" <<'TOML'
+[experiment]
+name = "slurm-roundtrip"
+replications = 2
+[device]
+preset = "hp97560"
+[workload]
+kind = "synthetic"
+rate_per_s = 20.0
+[run]
+requests = 300
+[axes]
+"firmware.policy" = ["fcfs", "clook", "sptf"]
+"workload.rate_per_s" = [20, 40]
+[metrics]
+mean_ms = "metrics.response_mean_ms"
+p99_ms = "metrics.response_p99_ms"
+TOML
+"$drivevp" sweep "$shared/exp.toml" --jobs 2 --out "$work/local-sweep" >/dev/null 2>&1 || fail "the local sweep failed"
+"$drivevp" sweep "$shared/exp.toml" --slurm=script --array-chunk 4 --out "$shared/sweep" >"$work/script.out" ||
+  fail "--slurm=script failed: $(cat "$work/script.out")"
+grep -q '^#SBATCH --array=0-1$' "$shared/sweep/slurm/sweep.sbatch" || fail "6 points in chunks of 4: expected --array=0-1"
+[ ! -e "$shared/sweep/points/p0000/rep-0.result.json" ] || fail "--slurm=script ran something"
+job=$("$drivevp" sweep "$shared/exp.toml" --slurm --array-chunk 4 --out "$shared/sweep" | tail -n 1)
+[[ $job =~ ^[0-9]+$ ]] || fail "drivevp sweep --slurm printed no job id: '$job'"
+states=$(bash "$cluster_sh" wait "$work/cluster" "$job" 300) || fail "the sweep's array job failed: $states"
+"$drivevp" sweep --collect "$shared/sweep" >/dev/null || fail "--collect failed"
+for f in results.csv summary.csv; do
+  cmp "$shared/sweep/$f" "$work/local-sweep/$f" >&2 || fail "$f of the Slurm sweep differs from the local sweep's"
+done
+echo "$me: sweep on Slurm (job $job, 2 array tasks): results.csv and summary.csv equal the local sweep's bytes"
+
+# A partially failed array: two lost records (points 1 and 5: with K = 2, array tasks 0 and 2). --collect names them and exits 1; a rerun submits only those tasks.
+rm "$shared/sweep/points/p0001/rep-1.result.json" "$shared/sweep/points/p0005/rep-0.result.json"
+set +e
+"$drivevp" sweep --collect "$shared/sweep" >"$work/collect.out" 2>"$work/collect.err"
+status=$?
+set -e
+[ $status -eq 1 ] || fail "--collect with missing runs: expected exit 1, found $status"
+grep -q 'missing (not run yet, or made from another scenario): p0001 rep 1, p0005 rep 0' "$work/collect.err" ||
+  fail "--collect did not name the missing runs: $(cat "$work/collect.err")"
+job=$("$drivevp" sweep "$shared/exp.toml" --slurm --array-chunk 2 --out "$shared/sweep" | tail -n 1)
+grep -q '^#SBATCH --array=0,2$' "$shared/sweep/slurm/sweep.sbatch" ||
+  fail "the resubmission should hold tasks 0 and 2 only: $(grep array "$shared/sweep/slurm/sweep.sbatch")"
+states=$(bash "$cluster_sh" wait "$work/cluster" "$job" 300) || fail "the resubmitted array failed: $states"
+[ "$(grep -c ': ok$' "$shared/sweep/slurm/task-0.log" "$shared/sweep/slurm/task-2.log" | awk -F: '{s += $2} END {print s}')" = 2 ] ||
+  fail "the resubmitted tasks should have run exactly the 2 missing runs"
+"$drivevp" sweep --collect "$shared/sweep" >/dev/null || fail "--collect after the resubmission failed"
+for f in results.csv summary.csv; do
+  cmp "$shared/sweep/$f" "$work/local-sweep/$f" >&2 || fail "$f after the resubmission differs from the local sweep's"
+done
+echo "$me: PASS: a partially failed array resubmitted only its tasks 0 and 2; tables equal the local sweep's"
