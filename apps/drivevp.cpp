@@ -2,11 +2,13 @@
 //
 //   drivevp run [SCENARIO.toml] [--set KEY=VALUE ...] [--out DIR] [--lenient] [--trace]
 //   drivevp keys
+//   drivevp regress SUITE.toml [--jobs N] [--out DIR] [--junit FILE] [--update]
 //
 // Exit status: 0 run completed and every checker passed; 1 a checker failed; 2 bad input
 // (command line, scenario, trace) or the output directory is in use by another run — nothing was
 // simulated or written; 3 a simulation or I/O error (earlier outputs unchanged); 128 + N killed by
 // signal N after removing the run's partial files (SIGINT 130, SIGTERM 143, SIGHUP 129).
+// drivevp regress: 0 every case passed; 1 a case failed; 2 bad input (nothing run); 3 I/O error.
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -16,6 +18,7 @@
 #include <CLI/CLI.hpp>
 #include <systemc>
 
+#include "testbench/experiment/regress.h"
 #include "testbench/scenario/scenario.h"
 #include "testbench/sim/output_dir.h"
 #include "testbench/sim/platform.h"
@@ -48,6 +51,14 @@ int main(int argc, char** argv) {
   run->add_flag("--lenient", lenient, "skip malformed trace lines, count and report them");
   run->add_flag("--trace", trace, "write waveforms (same as --set trace.enabled=true)");
   app.add_subcommand("keys", "list every scenario key with its type and range");
+  drivevp::experiment::RegressOptions regress_options;
+  CLI::App* regress = app.add_subcommand("regress", "run a regression suite (docs/experiments.md)");
+  regress->add_option("suite", regress_options.suite, "suite TOML file")->required();
+  regress->add_option("--jobs", regress_options.jobs, "runs at a time (default: the number of cores)")
+      ->check(CLI::Range(1, 4096));
+  regress->add_option("--out", regress_options.out_dir, "output directory (default: out/regress/<suite name>)");
+  regress->add_option("--junit", regress_options.junit, "write a JUnit XML report to FILE")->type_name("FILE");
+  regress->add_flag("--update", regress_options.update, "rewrite the reference files, showing what changed");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -59,6 +70,8 @@ int main(int argc, char** argv) {
     std::cout << drivevp::describe_scenario_keys();
     return finish(0);
   }
+  if (app.got_subcommand("regress"))
+    return finish(drivevp::experiment::regress_main(regress_options, std::cout, std::cerr));
   if (lenient) sets.push_back("workload.lenient=true");
   if (trace) sets.insert(sets.begin(), "trace.enabled=true");
   sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW | sc_core::SC_LOG);
