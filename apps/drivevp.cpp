@@ -1,6 +1,8 @@
 // The drivevp command line.
 //
 //   drivevp run [SCENARIO.toml] [--set KEY=VALUE ...] [--out DIR] [--lenient] [--trace]
+//   drivevp sweep EXPERIMENT.toml [--jobs N] [--out DIR] [--set KEY=VALUE ...] [--resume] [--dry-run]
+//   drivevp sweep --collect DIR
 //   drivevp keys
 //   drivevp regress SUITE.toml [--jobs N] [--out DIR] [--junit FILE] [--update]
 //
@@ -19,6 +21,7 @@
 #include <systemc>
 
 #include "testbench/experiment/regress.h"
+#include "testbench/experiment/sweep.h"
 #include "testbench/scenario/scenario.h"
 #include "testbench/sim/output_dir.h"
 #include "testbench/sim/platform.h"
@@ -51,6 +54,17 @@ int main(int argc, char** argv) {
   run->add_flag("--lenient", lenient, "skip malformed trace lines, count and report them");
   run->add_flag("--trace", trace, "write waveforms (same as --set trace.enabled=true)");
   app.add_subcommand("keys", "list every scenario key with its type and range");
+  drivevp::experiment::SweepOptions sw;
+  CLI::App* sweep = app.add_subcommand("sweep", "run an experiment's points (docs/experiments.md)");
+  sweep->add_option("experiment", sw.experiment, "experiment TOML file (a sweep directory with --slurm-task)");
+  sweep->add_option("--set", sw.sets, "override a scenario key at every point (repeatable)")->type_name("KEY=VALUE");
+  sweep->add_option("--jobs,-j", sw.jobs, "runs at a time (default: the number of cores)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{4096}));
+  sweep->add_option("--out", sw.out, "output directory (default: out/sweeps/<experiment name>)");
+  sweep->add_flag("--resume", sw.resume, "continue an earlier sweep in --out (a plain rerun does the same)");
+  sweep->add_flag("--dry-run", sw.dry_run, "validate every point and list them; run and write nothing");
+  sweep->add_option("--collect", sw.collect, "write the tables and figures of a finished (Slurm) sweep in DIR")
+      ->type_name("DIR");
   drivevp::experiment::RegressOptions regress_options;
   CLI::App* regress = app.add_subcommand("regress", "run a regression suite (docs/experiments.md)");
   regress->add_option("suite", regress_options.suite, "suite TOML file")->required();
@@ -69,6 +83,21 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("keys")) {
     std::cout << drivevp::describe_scenario_keys();
     return finish(0);
+  }
+  if (app.got_subcommand("sweep")) {
+    if (sw.experiment.empty() && sw.collect.empty()) {
+      fmt::print(stderr, "drivevp sweep: expected EXPERIMENT.toml or --collect DIR, found neither\n");
+      return finish(2);
+    }
+    try {
+      return finish(drivevp::experiment::sweep_main(sw));
+    } catch (const drivevp::ConfigError& e) {
+      fmt::print(stderr, "drivevp sweep: configuration error: {}\n", e.what());
+      return finish(2);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "drivevp sweep: error: {}\n", e.what());
+      return finish(3);
+    }
   }
   if (app.got_subcommand("regress"))
     return finish(drivevp::experiment::regress_main(regress_options, std::cout, std::cerr));

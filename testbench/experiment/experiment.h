@@ -28,11 +28,13 @@ class ScenarioLayers {
 
   /// Adds the scenario sections (device, firmware, workload, run, trace, output) of `table`,
   /// parsed from `file`; other top-level keys are ignored. Relative workload paths resolve
-  /// against `base_dir`.
-  void add_sections(const toml::table& table, const std::string& file, const std::string& base_dir);
+  /// against `base_dir`. The table is shared, not copied (a copy would lose its source lines).
+  void add_sections(const std::shared_ptr<const toml::table>& table, const std::string& file,
+                    const std::string& base_dir);
   /// Adds one key, e.g. ("firmware.policy", node, "exp.toml:12"). A relative workload.path
-  /// resolves against `base_dir`.
-  void set(const std::string& key, const toml::node& value, const std::string& where, const std::string& base_dir);
+  /// resolves against `base_dir`. `value` is shared (it may alias a parsed file's table).
+  void set(const std::string& key, const std::shared_ptr<const toml::node>& value, const std::string& where,
+           const std::string& base_dir);
   /// Adds one "KEY=VALUE" override as `drivevp run --set` reads it. Throws ConfigError.
   void set_override(const std::string& key_equals_value, const std::string& base_dir);
 
@@ -45,14 +47,15 @@ class ScenarioLayers {
 
  private:
   std::string base_file_;
-  std::vector<std::shared_ptr<toml::table>> owned_;  ///< keeps the nodes alive
+  bool default_base_ = false;                       ///< the bottom layer is the embedded default
+  std::vector<std::shared_ptr<const void>> owned_;  ///< keeps the nodes alive
   std::map<std::string, ScenarioEntry> entries_;
   std::map<std::string, std::string> path_base_;  ///< key -> directory its relative paths resolve against
 };
 
 /// One axis value with its TOML text (for CSV cells and seed derivation).
 struct AxisValue {
-  std::shared_ptr<toml::node> node;
+  std::shared_ptr<const toml::node> node;
   std::string text;   ///< as a CSV cell shows it: strings bare, numbers shortest round-trip
   std::string where;  ///< "exp.toml:LINE"
 };
@@ -61,7 +64,8 @@ struct AxisValue {
 struct Axis {
   std::string key;
   std::vector<AxisValue> values;
-  int zip = -1;  ///< -1: crossed on its own; else the [[zip]] group's index
+  int zip = -1;            ///< -1: crossed on its own; else the [[zip]] group's index
+  std::uint32_t line = 0;  ///< line of the key in the experiment file (axes keep file order)
 };
 
 /// A metric column: a dotted path into summary.json.
@@ -82,20 +86,20 @@ struct Figure {
 /// One point of the grid: one value of every axis.
 struct Point {
   std::size_t index = 0;
-  std::string id;                      ///< "p0007"
-  std::vector<std::size_t> value_of;   ///< per axis: index into Axis::values
-  std::string resolved_toml;           ///< the point's resolved scenario (without the seed)
-  std::string scenario_sha256;         ///< hex SHA-256 of resolved_toml
-  std::string assignment;              ///< "key=value;..." in axis order (seed derivation)
+  std::string id;                     ///< "p0007"
+  std::vector<std::size_t> value_of;  ///< per axis: index into Axis::values
+  std::string resolved_toml;          ///< the point's resolved scenario (without the seed)
+  std::string scenario_sha256;        ///< hex SHA-256 of resolved_toml
+  std::string assignment;             ///< "key=value;..." in axis order (seed derivation)
 };
 
 /// A parsed, expanded and validated experiment.
 struct Experiment {
-  std::string file;        ///< as given
-  std::string file_abs;    ///< absolute path
-  std::string text;        ///< the file's bytes
+  std::string file;      ///< as given
+  std::string file_abs;  ///< absolute path
+  std::string text;      ///< the file's bytes
   std::string name, description;
-  int replications = 1;    ///< [1, 1000]
+  int replications = 1;  ///< [1, 1000]
   bool common_seeds = false;
   std::uint64_t base_seed = 1;  ///< run.seed of the resolved base scenario
   std::vector<Axis> axes;

@@ -12,6 +12,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -411,7 +412,9 @@ RegressSuite load_suite(const std::string& path) {
     if (!probe)
       throw ConfigError(fmt::format("{}: cannot read the suite: {}", printable_text(path, 200), std::strerror(errno)));
   }
-  const toml::table root = read_scenario_table(path);  // size limit, nesting limit, TOML syntax
+  // Shared: the scenario layers keep pointers into it (with its source lines, which errors name).
+  const auto root_ptr = std::make_shared<const toml::table>(read_scenario_table(path));  // size, nesting, syntax
+  const toml::table& root = *root_ptr;
   const fs::path suite_path(path);
   const std::string suite_dir = suite_path.has_parent_path() ? suite_path.parent_path().string() : ".";
   auto resolve = [&](const std::string& p) {
@@ -603,14 +606,14 @@ RegressSuite load_suite(const std::string& path) {
     // The case's scenario: base file, the suite's inline sections, the case's file, its `set`.
     try {
       ScenarioLayers layers(base_scenario);
-      layers.add_sections(root, path, suite_dir);
-      if (!case_scenario.empty()) {
-        const toml::table case_table = read_scenario_table(case_scenario);
-        layers.add_sections(case_table, case_scenario, scenario_base_dir(case_scenario));
-      }
+      layers.add_sections(root_ptr, path, suite_dir);
+      if (!case_scenario.empty())
+        layers.add_sections(std::make_shared<const toml::table>(read_scenario_table(case_scenario)), case_scenario,
+                            scenario_base_dir(case_scenario));
       if (set) {
         struct Flatten {
           ScenarioLayers& layers;
+          const std::shared_ptr<const toml::table>& root;
           const std::string& file;
           const std::string& dir;
           void operator()(const toml::table& tab, const std::string& prefix) const {
@@ -619,14 +622,14 @@ RegressSuite load_suite(const std::string& path) {
               if (const toml::table* sub = sv.as_table())
                 (*this)(*sub, key);
               else
-                layers.set(key, sv, line_of(file, sv), dir);
+                layers.set(key, std::shared_ptr<const toml::node>(root, &sv), line_of(file, sv), dir);
             }
           }
         };
-        Flatten{layers, path, suite_dir}(*set, "");
+        Flatten{layers, root_ptr, path, suite_dir}(*set, "");
       }
       // A regression case's run draws no plots and no progress line (docs/experiments.md).
-      const toml::value<bool> off(false);
+      const auto off = std::make_shared<const toml::value<bool>>(false);
       layers.set("output.plots", off, "drivevp regress", suite_dir);
       layers.set("run.progress", off, "drivevp regress", suite_dir);
       (void)layers.validate();
@@ -838,7 +841,7 @@ int regress(const RegressOptions& options, std::ostream& out, std::ostream& err)
   try {
     suite = load_suite(options.suite);
   } catch (const ConfigError& e) {
-    err << "drivevp: configuration error: " << e.what() << "\n";
+    err << "drivevp regress: configuration error: " << e.what() << "\n";
     return 2;
   }
   const std::string dir = options.out_dir.empty() ? "out/regress/" + suite.name : options.out_dir;
@@ -857,7 +860,7 @@ int regress(const RegressOptions& options, std::ostream& out, std::ostream& err)
       summaries.push_back(case_dir + "/out/summary.json");
     }
   } catch (const std::exception& e) {
-    err << "drivevp: output error: " << e.what() << "\n";
+    err << "drivevp regress: output error: " << e.what() << "\n";
     return 3;
   }
 
@@ -946,7 +949,7 @@ int regress(const RegressOptions& options, std::ostream& out, std::ostream& err)
       write_file_atomically(options.junit, junit_xml(suite, results, seconds, stamp, host));
       line += "; JUnit report " + options.junit;
     } catch (const std::exception& e) {
-      err << "drivevp: output error: " << e.what() << "\n";
+      err << "drivevp regress: output error: " << e.what() << "\n";
       io_error = true;
     }
   }
@@ -962,7 +965,7 @@ int regress_main(const RegressOptions& options, std::ostream& out, std::ostream&
   try {
     return regress(options, out, err);
   } catch (const std::exception& e) {  // fork() failing, /proc/self/exe unreadable
-    err << "drivevp: error: " << e.what() << "\n";
+    err << "drivevp regress: error: " << e.what() << "\n";
     return 3;
   }
 }

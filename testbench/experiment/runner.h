@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, std::size_t parall
 /// The path of the running executable (/proc/self/exe resolved), for children that run the same
 /// drivevp binary.
 std::string self_executable();
+
+/// Runs `argv` (argv[0] looked up in PATH) with stdin from /dev/null and stderr discarded and
+/// returns its stdout, or nothing when it cannot be started or exits non-zero.
+std::optional<std::string> capture_output(const std::vector<std::string>& argv);
 
 /// Default parallelism: the number of online cores (>= 1).
 std::size_t default_jobs();

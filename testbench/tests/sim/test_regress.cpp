@@ -612,14 +612,14 @@ TEST_CASE("regress: --update writes new and changed references and reports the c
   r = run_drivevp(dir.path(), {"regress", (dir / "bad.toml").string(), "--out", (dir / "bad-out").string()});
   CHECK(r.status == 2);
   CHECK(r.out.empty());
-  CHECK(r.err == "drivevp: configuration error: " + (dir / "bad.toml").string() +
+  CHECK(r.err == "drivevp regress: configuration error: " + (dir / "bad.toml").string() +
                      ":5: case 'x': checks: expected \"pass\" or \"fail\", found 'sometimes'\n");
   CHECK_FALSE(fs::exists(dir / "bad-out"));
   // Exit 3: the output directory cannot be created (a file is in the way).
   write_text(dir / "blocker", "");
   r = run_drivevp(dir.path(), {"regress", suite, "--out", (dir / "blocker" / "out").string()});
   CHECK(r.status == 3);
-  CHECK(r.err.rfind("drivevp: output error: cannot create ", 0) == 0);
+  CHECK(r.err.rfind("drivevp regress: output error: cannot create ", 0) == 0);
 }
 
 }  // namespace

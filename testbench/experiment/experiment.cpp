@@ -1,0 +1,641 @@
+#include "testbench/experiment/experiment.h"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "testbench/trace/trace_reader.h"  // printable_text
+
+namespace drivevp::experiment {
+namespace fs = std::filesystem;
+namespace {
+
+const std::vector<std::string> kScenarioSections = {"device", "firmware", "workload", "run", "trace", "output"};
+const std::vector<std::string> kExperimentSections = {"experiment", "axes", "zip", "metrics", "figures"};
+/// First components a metric path may start with: the sections of summary.json that hold
+/// results (testbench/sim/platform.cpp).
+const std::vector<std::string> kMetricRoots = {"metrics", "requests", "checks",           "saturation",
+                                               "trace",   "memory",   "simulated_time_ms"};
+constexpr std::size_t kMaxPoints = 100000;
+constexpr int kMaxReplications = 1000;
+
+std::string clip(const std::string& s) { return printable_text(s, 80); }
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string out;
+  for (const std::string& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+std::string absolute_dir(const std::string& dir) { return fs::absolute(fs::path(dir)).lexically_normal().string(); }
+
+std::string where_of(const std::string& file, const toml::node& n) {
+  return fmt::format("{}:{}", file, n.source().begin.line);
+}
+
+/// What a value looks like in a message.
+std::string shown(const toml::node& n) {
+  if (const auto s = n.value_exact<std::string>()) return "'" + clip(*s) + "'";
+  std::ostringstream os;
+  if (n.is_table())
+    return "a table";
+  else if (const toml::array* a = n.as_array())
+    os << *a;
+  else
+    os << toml::toml_formatter{n};
+  return clip(os.str());
+}
+
+/// A value as a CSV cell and in the seed's assignment string: strings bare, numbers in
+/// shortest round-trip form, booleans true/false, arrays in TOML form.
+std::string cell_text(const toml::node& n) {
+  if (const auto s = n.value_exact<std::string>()) return *s;
+  if (const auto i = n.value_exact<std::int64_t>()) return fmt::format("{}", *i);
+  if (const auto d = n.value_exact<double>()) return fmt::format("{}", *d);
+  if (const auto b = n.value_exact<bool>()) return *b ? "true" : "false";
+  std::ostringstream os;
+  if (const toml::array* a = n.as_array())
+    os << toml::toml_formatter{*a};
+  else
+    os << toml::toml_formatter{n};
+  return os.str();
+}
+
+/// "where: key: expected ..., found ..." as every loader error reads.
+[[noreturn]] void fail(const std::string& where, const std::string& key, const std::string& expected,
+                       const std::string& found) {
+  throw ConfigError(fmt::format("{}: {}: expected {}, found {}", where, key, expected, found));
+}
+
+bool valid_name(const std::string& s, bool allow_dot) {
+  static const std::regex with_dot("[A-Za-z0-9_.-]+"), without_dot("[A-Za-z0-9_-]+");
+  return !s.empty() && s.size() <= 100 && std::regex_match(s, allow_dot ? with_dot : without_dot);
+}
+
+std::string read_file_bounded(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(fmt::format("{}: cannot read the experiment: {}", clip(path), std::strerror(errno)));
+  std::string text;
+  char chunk[16384];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > (1u << 20))
+      throw ConfigError(
+          fmt::format("{}: expected an experiment file of at most 1 MiB, found a larger file", clip(path)));
+  }
+  return text;
+}
+
+/// Values of a range table { from, to, step } or { from, to, count [, scale] }.
+std::vector<std::shared_ptr<const toml::node>> expand_range(const toml::table& t, const std::string& where,
+                                                            const std::string& key) {
+  for (auto&& [k, v] : t) {
+    const std::string name(k.str());
+    if (name != "from" && name != "to" && name != "step" && name != "count" && name != "scale")
+      fail(where_of(where, v), key, "a range with keys from, to and step or count (and scale)",
+           "key '" + clip(name) + "'");
+  }
+  auto number = [&](const char* name) -> std::optional<double> {
+    const toml::node* n = t.get(name);
+    if (!n) return std::nullopt;
+    if (!n->is_number()) fail(where_of(where, *n), key + "." + name, "a number", shown(*n));
+    return n->value<double>();
+  };
+  const auto from = number("from"), to = number("to"), step = number("step");
+  const toml::node* count_node = t.get("count");
+  if (!from || !to) fail(where, key, "a range with both 'from' and 'to'", "a table without them");
+  if (step.has_value() == (count_node != nullptr))
+    fail(where, key, "a range with exactly one of 'step' and 'count'", step ? "both" : "neither");
+  std::string scale = "linear";
+  if (const toml::node* s = t.get("scale")) {
+    const auto v = s->value_exact<std::string>();
+    if (!v || (*v != "linear" && *v != "log"))
+      fail(where_of(where, *s), key + ".scale", "'linear' or 'log'", shown(*s));
+    scale = *v;
+  }
+  if (*to < *from) fail(where, key + ".to", fmt::format("a value >= from ({})", *from), fmt::format("{}", *to));
+  const bool integral = t.get("from")->is_integer() && t.get("to")->is_integer() &&
+                        (!step || t.get("step")->is_integer()) && scale == "linear";
+  std::vector<double> values;
+  if (step) {
+    if (!(*step > 0)) fail(where_of(where, *t.get("step")), key + ".step", "a number > 0", fmt::format("{}", *step));
+    if (scale == "log")
+      fail(where_of(where, *t.get("scale")), key + ".scale", "'linear' with 'step' ('log' needs 'count')", "'log'");
+    const double n = std::floor((*to - *from) / *step + 1e-9) + 1;
+    if (n > static_cast<double>(kMaxPoints))
+      fail(where, key, fmt::format("at most {} values", kMaxPoints), fmt::format("{:.0f}", n));
+    for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
+      values.push_back(*from + static_cast<double>(i) * *step);
+  } else {
+    const auto c = count_node->value_exact<std::int64_t>();
+    if (!c || *c < 1 || *c > static_cast<std::int64_t>(kMaxPoints))
+      fail(where_of(where, *count_node), key + ".count", fmt::format("an integer in [1, {}]", kMaxPoints),
+           shown(*count_node));
+    if (scale == "log" && !(*from > 0))
+      fail(where, key + ".from", "a number > 0 for scale = 'log'", fmt::format("{}", *from));
+    for (std::int64_t i = 0; i < *c; ++i) {
+      const double f = *c == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(*c - 1);
+      values.push_back(scale == "log" ? *from * std::pow(*to / *from, f) : *from + f * (*to - *from));
+    }
+  }
+  std::vector<std::shared_ptr<const toml::node>> out;
+  for (double v : values) {
+    if (integral) {
+      out.push_back(std::make_shared<toml::value<std::int64_t>>(static_cast<std::int64_t>(std::llround(v))));
+    } else {
+      // 12 significant digits: 0.1 + 2 * 0.1 is 0.3, not 0.30000000000000004.
+      out.push_back(std::make_shared<toml::value<double>>(std::stod(fmt::format("{:.12g}", v))));
+    }
+  }
+  return out;
+}
+
+/// Collects the axes under `table` (dotted keys; a leaf is an array or a range table).
+void collect_axes(const toml::table& table, const std::shared_ptr<const toml::table>& root, const std::string& prefix,
+                  const std::string& file, int zip, std::vector<Axis>& out) {
+  for (auto&& [k, v] : table) {
+    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    const std::string where = where_of(file, v);
+    Axis axis;
+    axis.key = key;
+    axis.zip = zip;
+    axis.line = v.source().begin.line;
+    if (const toml::table* sub = v.as_table()) {
+      if (!sub->contains("from") && !sub->contains("to")) {
+        collect_axes(*sub, root, key, file, zip, out);
+        continue;
+      }
+      if (zip >= 0) fail(where, "zip." + key, "an array of values (ranges are for [axes])", "a range");
+      for (auto& node : expand_range(*sub, file, key)) axis.values.push_back({node, cell_text(*node), where});
+    } else if (const toml::array* arr = v.as_array()) {
+      if (arr->empty()) fail(where, key, "a non-empty array of values", "[]");
+      for (const toml::node& e : *arr) {
+        if (e.is_table() || e.is_array_of_tables())
+          fail(where, key, "values (strings, numbers, booleans, arrays)", "a table");
+        // Aliases into the parsed file: the nodes keep their source lines.
+        axis.values.push_back({std::shared_ptr<const toml::node>(root, &e), cell_text(e), where});
+      }
+    } else {
+      fail(where, key, "an array of values or a range table { from, to, step | count }", shown(v));
+    }
+    for (std::size_t i = 0; i < axis.values.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (axis.values[i].text == axis.values[j].text)
+          fail(where, key, "distinct values", fmt::format("'{}' twice", clip(axis.values[i].text)));
+    out.push_back(std::move(axis));
+  }
+}
+
+std::string expect_string(const toml::table& t, const char* name, const std::string& file, const std::string& section) {
+  const toml::node* n = t.get(name);
+  const auto v = n->value_exact<std::string>();
+  if (!v) fail(where_of(file, *n), section + "." + name, "a string", shown(*n));
+  return *v;
+}
+
+}  // namespace
+
+// --- ScenarioLayers ---------------------------------------------------------------------------
+
+ScenarioLayers::ScenarioLayers(const std::string& scenario_path)
+    : base_file_(scenario_path), default_base_(scenario_path.empty()) {
+  auto table = std::make_shared<const toml::table>(read_scenario_table(scenario_path));
+  owned_.push_back(table);
+  flatten_scenario(*table, scenario_path.empty() ? "<default scenario>" : scenario_path, entries_);
+  const std::string dir = absolute_dir(scenario_base_dir(scenario_path));
+  for (const auto& [key, e] : entries_) path_base_[key] = dir;
+}
+
+void ScenarioLayers::add_sections(const std::shared_ptr<const toml::table>& table, const std::string& file,
+                                  const std::string& base_dir) {
+  owned_.push_back(table);
+  for (const std::string& section : kScenarioSections) {
+    const toml::node* n = table->get(section);
+    if (!n) continue;
+    ScenarioEntries section_entries;
+    toml::table wrapper;  // flatten needs the section's name as the prefix: walk it directly
+    std::function<void(const toml::table&, const std::string&)> walk = [&](const toml::table& t,
+                                                                           const std::string& prefix) {
+      for (auto&& [k, v] : t) {
+        const std::string key = prefix + "." + std::string(k.str());
+        if (const toml::table* sub = v.as_table())
+          walk(*sub, key);
+        else
+          set(key, std::shared_ptr<const toml::node>(table, &v), where_of(file, v), base_dir);
+      }
+    };
+    if (const toml::table* t = n->as_table())
+      walk(*t, section);
+    else
+      fail(where_of(file, *n), section, "a table [" + section + "]", shown(*n));
+  }
+}
+
+void ScenarioLayers::set(const std::string& key, const std::shared_ptr<const toml::node>& value,
+                         const std::string& where, const std::string& base_dir) {
+  // As drivevp run: naming a workload of your own drops the embedded default's [workload].
+  if (default_base_ && (key == "workload.path" || key == "workload.kind")) {
+    for (auto it = entries_.begin(); it != entries_.end();)
+      it = it->first.rfind("workload.", 0) == 0 && it->second.where.rfind("<default scenario>", 0) == 0
+               ? entries_.erase(it)
+               : std::next(it);
+    default_base_ = false;
+  }
+  owned_.push_back(value);
+  entries_[key] = {value.get(), where};
+  path_base_[key] = absolute_dir(base_dir);
+}
+
+void ScenarioLayers::set_override(const std::string& key_equals_value, const std::string& base_dir) {
+  auto [key, table] = parse_scenario_override(key_equals_value);
+  auto owned = std::make_shared<const toml::table>(std::move(table));
+  set(key, std::shared_ptr<const toml::node>(owned, owned->get("v")), "--set " + clip(key_equals_value), base_dir);
+}
+
+Scenario ScenarioLayers::validate() const {
+  // Relative trace paths resolve against the layer that set them: give the loader absolute ones.
+  std::vector<std::shared_ptr<toml::node>> rewritten;
+  ScenarioEntries entries = entries_;
+  auto it = entries.find("workload.path");
+  if (it != entries.end()) {
+    const std::string& dir = path_base_.at("workload.path");
+    auto absolutize = [&](const std::string& p) { return p.empty() || p[0] == '/' ? p : dir + "/" + p; };
+    if (const auto s = it->second.node->value_exact<std::string>()) {
+      rewritten.push_back(std::make_shared<toml::value<std::string>>(absolutize(*s)));
+    } else if (const toml::array* a = it->second.node->as_array()) {
+      auto arr = std::make_shared<toml::array>();
+      for (const toml::node& e : *a) {
+        if (const auto es = e.value_exact<std::string>())
+          arr->push_back(absolutize(*es));
+        else
+          arr->push_back(e);  // not a string: the loader reports it
+      }
+      rewritten.push_back(arr);
+    }
+    if (!rewritten.empty()) it->second.node = rewritten.back().get();
+  }
+  return resolve_scenario(entries, base_file_.empty() ? "<default scenario>" : base_file_,
+                          absolute_dir(scenario_base_dir(base_file_)));
+}
+
+std::string ScenarioLayers::resolved_toml() const {
+  toml::table root;
+  for (const auto& [key, e] : entries_) {
+    toml::table* t = &root;
+    std::size_t start = 0;
+    for (std::size_t dot = key.find('.'); dot != std::string::npos; dot = key.find('.', start)) {
+      const std::string part = key.substr(start, dot - start);
+      t = t->emplace<toml::table>(part).first->second.as_table();
+      start = dot + 1;
+    }
+    const std::string leaf = key.substr(start);
+    if (key == "workload.path") {
+      const std::string& dir = path_base_.at(key);
+      auto absolutize = [&](const std::string& p) {
+        return p.empty() || p[0] == '/' ? p : fs::path(dir + "/" + p).lexically_normal().string();
+      };
+      if (const auto s = e.node->value_exact<std::string>()) {
+        t->insert_or_assign(leaf, absolutize(*s));
+        continue;
+      }
+      if (const toml::array* a = e.node->as_array()) {
+        toml::array arr;
+        for (const toml::node& x : *a) {
+          if (const auto xs = x.value_exact<std::string>())
+            arr.push_back(absolutize(*xs));
+          else
+            arr.push_back(x);
+        }
+        t->insert_or_assign(leaf, std::move(arr));
+        continue;
+      }
+    }
+    e.node->visit([&](auto&& v) { t->insert_or_assign(leaf, v); });
+  }
+  std::ostringstream os;
+  os << "# Resolved by drivevp sweep: every key of the point, trace paths absolute.\n"
+     << toml::toml_formatter{root, toml::toml_formatter::default_flags & ~toml::format_flags::indentation} << "\n";
+  return os.str();
+}
+
+// --- experiment files -------------------------------------------------------------------------
+
+std::string sha256_hex(const std::string& bytes) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("SHA-256 failed (OpenSSL EVP_Digest)");
+  std::string hex;
+  for (unsigned int i = 0; i < len; ++i) hex += fmt::format("{:02x}", md[i]);
+  return hex;
+}
+
+std::uint64_t derive_seed(std::uint64_t base_seed, const std::string& assignment, int k) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  const std::string input = fmt::format("drivevp-seed/1|{}|{}|{}", base_seed, assignment, k);
+  if (EVP_Digest(input.data(), input.size(), md, &len, EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("SHA-256 failed (OpenSSL EVP_Digest)");
+  std::uint64_t seed = 0;
+  for (int i = 0; i < 8; ++i) seed = (seed << 8) | md[i];
+  return seed & 0x7fff'ffff'ffff'ffffULL;
+}
+
+Experiment load_experiment(const std::string& path, const std::vector<std::string>& overrides) {
+  Experiment ex;
+  ex.file = path;
+  ex.file_abs = fs::absolute(fs::path(path)).lexically_normal().string();
+  ex.text = read_file_bounded(path);
+  const std::string file = clip(path);
+  const std::string dir = absolute_dir(scenario_base_dir(path));
+  // The scenario loader's nesting check and TOML syntax errors, with this file's name.
+  const auto root = std::make_shared<const toml::table>(read_scenario_table(path));
+
+  // Top level: experiment sections and scenario sections only.
+  for (auto&& [k, v] : *root) {
+    const std::string name(k.str());
+    const bool known = std::count(kScenarioSections.begin(), kScenarioSections.end(), name) ||
+                       std::count(kExperimentSections.begin(), kExperimentSections.end(), name);
+    if (!known)
+      throw ConfigError(fmt::format("{}: unknown section '{}'; allowed: {}, and the scenario sections {}",
+                                    where_of(file, v), clip(name), join(kExperimentSections), join(kScenarioSections)));
+  }
+  auto table_of = [&](const char* name) -> const toml::table* {
+    const toml::node* n = root->get(name);
+    if (!n) return nullptr;
+    if (!n->is_table()) fail(where_of(file, *n), name, fmt::format("a table [{}]", name), shown(*n));
+    return n->as_table();
+  };
+
+  // [experiment]
+  std::string base_scenario;
+  ex.name = fs::path(path).stem().string();
+  if (const toml::table* e = table_of("experiment")) {
+    for (auto&& [k, v] : *e) {
+      const std::string key(k.str());
+      const std::string w = where_of(file, v);
+      if (key == "name") {
+        ex.name = expect_string(*e, "name", file, "experiment");
+        if (!valid_name(ex.name, true)) fail(w, "experiment.name", "letters, digits, '_', '.', '-' (1..100)", shown(v));
+      } else if (key == "description") {
+        ex.description = expect_string(*e, "description", file, "experiment");
+      } else if (key == "scenario") {
+        base_scenario = expect_string(*e, "scenario", file, "experiment");
+        if (!base_scenario.empty() && base_scenario[0] != '/') base_scenario = dir + "/" + base_scenario;
+        if (!fs::is_regular_file(base_scenario))
+          fail(w, "experiment.scenario", "an existing scenario file (relative to the experiment file)", shown(v));
+      } else if (key == "replications") {
+        const auto r = v.value_exact<std::int64_t>();
+        if (!r || *r < 1 || *r > kMaxReplications)
+          fail(w, "experiment.replications", fmt::format("an integer in [1, {}]", kMaxReplications), shown(v));
+        ex.replications = static_cast<int>(*r);
+      } else if (key == "seeds") {
+        const auto s = v.value_exact<std::string>();
+        if (!s || (*s != "independent" && *s != "common"))
+          fail(w, "experiment.seeds", "'independent' or 'common' (common random numbers)", shown(v));
+        ex.common_seeds = *s == "common";
+      } else {
+        throw ConfigError(
+            fmt::format("{}: unknown key 'experiment.{}'; allowed: experiment.name, "
+                        "experiment.description, experiment.scenario, experiment.replications, "
+                        "experiment.seeds",
+                        w, clip(key)));
+      }
+    }
+  }
+
+  // Base: scenario file (or the default), inline sections, then --set.
+  ScenarioLayers base(base_scenario);
+  base.add_sections(root, file, dir);
+  std::vector<std::pair<std::string, std::string>> override_keys;  // key, argument
+  for (const std::string& o : overrides) {
+    base.set_override(o, fs::current_path().string());
+    override_keys.emplace_back(o.substr(0, o.find('=')), o);
+  }
+
+  // Axes and zipped groups.
+  if (const toml::table* a = table_of("axes")) collect_axes(*a, root, "", file, -1, ex.axes);
+  if (const toml::node* z = root->get("zip")) {
+    const toml::array* groups = z->as_array();
+    if (!groups || !groups->is_array_of_tables())
+      fail(where_of(file, *z), "zip", "[[zip]] tables of equal-length arrays", shown(*z));
+    int gi = 0;
+    for (const toml::node& g : *groups) {
+      const std::size_t first = ex.axes.size();
+      collect_axes(*g.as_table(), root, "", file, gi, ex.axes);
+      if (ex.axes.size() - first < 2)
+        fail(where_of(file, g), "zip", "a group of at least two keys that vary together",
+             fmt::format("{} key", ex.axes.size() - first));
+      for (std::size_t i = first + 1; i < ex.axes.size(); ++i)
+        if (ex.axes[i].values.size() != ex.axes[first].values.size())
+          fail(ex.axes[i].values[0].where, "zip." + ex.axes[i].key,
+               fmt::format("{} values, as many as zip.{}", ex.axes[first].values.size(), ex.axes[first].key),
+               fmt::format("{}", ex.axes[i].values.size()));
+      ++gi;
+    }
+  }
+  // File order (toml++ tables are sorted): axes by their first value's line.
+  std::stable_sort(ex.axes.begin(), ex.axes.end(), [](const Axis& x, const Axis& y) { return x.line < y.line; });
+  for (std::size_t i = 0; i < ex.axes.size(); ++i) {
+    const Axis& ax = ex.axes[i];
+    if (ax.key == "run.seed")
+      fail(ax.values[0].where, "run.seed", "not an axis (replications derive the seeds; set experiment.replications)",
+           "an axis");
+    if (ax.key == "output.dir")
+      fail(ax.values[0].where, "output.dir", "not an axis (each point writes under DIR/points/<id>/)", "an axis");
+    for (std::size_t j = 0; j < i; ++j)
+      if (ex.axes[j].key == ax.key) fail(ax.values[0].where, ax.key, "one axis per key", "a second axis for it");
+    for (const auto& [k, arg] : override_keys)
+      if (k == ax.key)
+        throw ConfigError(
+            fmt::format("--set {}: {} is an axis of the experiment ({}); remove it from the axes or "
+                        "from --set",
+                        clip(arg), ax.key, ax.values[0].where));
+  }
+
+  // Metrics.
+  if (const toml::table* m = table_of("metrics")) {
+    for (auto&& [k, v] : *m) {
+      const std::string name(k.str());
+      const std::string w = where_of(file, v);
+      if (!valid_name(name, false))
+        fail(w, "metrics." + clip(name), "a column name of letters, digits, '_', '-'", "'" + clip(name) + "'");
+      const auto p = v.value_exact<std::string>();
+      if (!p)
+        fail(w, "metrics." + name, "a dotted path into summary.json, e.g. \"metrics.response_mean_ms\"", shown(v));
+      const std::string root_key = p->substr(0, p->find('.'));
+      if (!std::count(kMetricRoots.begin(), kMetricRoots.end(), root_key))
+        fail(w, "metrics." + name, "a path under one of " + join(kMetricRoots) + " (see summary.json)", shown(v));
+      ex.metrics.push_back({name, *p});
+    }
+    std::stable_sort(ex.metrics.begin(), ex.metrics.end(), [&](const Metric& x, const Metric& y) {
+      return m->get(x.name)->source().begin.line < m->get(y.name)->source().begin.line;
+    });
+  }
+  if (ex.metrics.empty())
+    ex.metrics = {{"response_mean_ms", "metrics.response_mean_ms"},
+                  {"response_p99_ms", "metrics.response_p99_ms"},
+                  {"response_scv", "metrics.response_scv"},
+                  {"utilization", "metrics.utilization"}};
+
+  // Figures.
+  auto axis_index = [&](const std::string& key) -> int {
+    for (std::size_t i = 0; i < ex.axes.size(); ++i)
+      if (ex.axes[i].key == key) return static_cast<int>(i);
+    return -1;
+  };
+  std::vector<std::string> axis_keys;
+  for (const Axis& a : ex.axes) axis_keys.push_back(a.key);
+  if (const toml::node* f = root->get("figures")) {
+    const toml::array* figs = f->as_array();
+    if (!figs || !figs->is_array_of_tables()) fail(where_of(file, *f), "figures", "[[figures]] tables", shown(*f));
+    std::set<std::string> names;
+    for (const toml::node& fn : *figs) {
+      const toml::table& t = *fn.as_table();
+      Figure fig;
+      const std::string fw = where_of(file, fn);
+      for (auto&& [k, v] : t) {
+        const std::string key(k.str());
+        const std::string w = where_of(file, v);
+        auto str = [&]() {
+          const auto s = v.value_exact<std::string>();
+          if (!s) fail(w, "figures." + key, "a string", shown(v));
+          return *s;
+        };
+        auto boolean = [&]() {
+          const auto b = v.value_exact<bool>();
+          if (!b) fail(w, "figures." + key, "true or false", shown(v));
+          return *b;
+        };
+        if (key == "name")
+          fig.name = str();
+        else if (key == "x")
+          fig.x = str();
+        else if (key == "y")
+          fig.y = str();
+        else if (key == "series")
+          fig.series = str();
+        else if (key == "panels")
+          fig.panels = str();
+        else if (key == "title")
+          fig.title = str();
+        else if (key == "xlabel")
+          fig.xlabel = str();
+        else if (key == "ylabel")
+          fig.ylabel = str();
+        else if (key == "logx")
+          fig.logx = boolean();
+        else if (key == "logy")
+          fig.logy = boolean();
+        else
+          throw ConfigError(
+              fmt::format("{}: unknown key 'figures.{}'; allowed: name, x, y, series, panels, title, "
+                          "xlabel, ylabel, logx, logy",
+                          w, clip(key)));
+      }
+      auto line_of = [&](const char* key) {
+        const toml::node* n = t.get(key);
+        return n ? where_of(file, *n) : fw;
+      };
+      if (!valid_name(fig.name, true))
+        fail(line_of("name"), "figures.name", "a file name of letters, digits, '_', '.', '-'",
+             "'" + clip(fig.name) + "'");
+      if (!names.insert(fig.name).second)
+        fail(line_of("name"), "figures.name", "a name not used by another figure", "'" + fig.name + "' again");
+      if (axis_index(fig.x) < 0)
+        fail(line_of("x"), "figures.x",
+             "an axis key (" + (axis_keys.empty() ? std::string("the experiment has no axes") : join(axis_keys)) + ")",
+             "'" + clip(fig.x) + "'");
+      if (std::none_of(ex.metrics.begin(), ex.metrics.end(), [&](const Metric& m) { return m.name == fig.y; })) {
+        std::vector<std::string> mnames;
+        for (const Metric& m : ex.metrics) mnames.push_back(m.name);
+        fail(line_of("y"), "figures.y", "a metric name (" + join(mnames) + ")", "'" + clip(fig.y) + "'");
+      }
+      for (const char* role : {"series", "panels"}) {
+        const std::optional<std::string>& k = std::string(role) == "series" ? fig.series : fig.panels;
+        if (!k) continue;
+        if (axis_index(*k) < 0)
+          fail(line_of(role), std::string("figures.") + role, "an axis key (" + join(axis_keys) + ")",
+               "'" + clip(*k) + "'");
+        if (*k == fig.x || (std::string(role) == "panels" && fig.series && *fig.series == *k))
+          fail(line_of(role), std::string("figures.") + role, "a key other than the figure's x and series",
+               "'" + *k + "'");
+      }
+      // Every other dimension must hold one value, or the figure would mix points.
+      std::set<int> covered_zip;
+      for (const std::optional<std::string>& k : {std::optional<std::string>(fig.x), fig.series, fig.panels})
+        if (k && ex.axes[static_cast<std::size_t>(axis_index(*k))].zip >= 0)
+          covered_zip.insert(ex.axes[static_cast<std::size_t>(axis_index(*k))].zip);
+      for (const Axis& a : ex.axes) {
+        if (a.key == fig.x || a.key == fig.series.value_or("") || a.key == fig.panels.value_or("")) continue;
+        if (a.zip >= 0 && covered_zip.count(a.zip)) continue;
+        if (a.values.size() > 1)
+          fail(fw, "figures." + fig.name, "every axis with several values to be the figure's x, series or panels",
+               fmt::format("axis {} with {} values", a.key, a.values.size()));
+      }
+      ex.figures.push_back(std::move(fig));
+    }
+  }
+
+  // Expand the grid: crossed dimensions, first varies slowest; a zip group is one dimension.
+  std::vector<std::vector<std::size_t>> dims;  // per dimension: the axes it moves
+  std::vector<std::size_t> dim_size;
+  {
+    std::map<int, std::size_t> zip_dim;
+    for (std::size_t i = 0; i < ex.axes.size(); ++i) {
+      const int z = ex.axes[i].zip;
+      if (z >= 0 && zip_dim.count(z)) {
+        dims[zip_dim[z]].push_back(i);
+        continue;
+      }
+      if (z >= 0) zip_dim[z] = dims.size();
+      dims.push_back({i});
+      dim_size.push_back(ex.axes[i].values.size());
+    }
+  }
+  double total = 1;
+  for (std::size_t s : dim_size) total *= static_cast<double>(s);
+  if (total > static_cast<double>(kMaxPoints))
+    throw ConfigError(fmt::format("{}: axes: expected at most {} points, found {:.0f} (the product of the axes' sizes)",
+                                  file, kMaxPoints, total));
+  const std::size_t count = static_cast<std::size_t>(total);
+  const std::size_t width = std::max<std::size_t>(4, fmt::format("{}", count == 0 ? 0 : count - 1).size());
+
+  for (std::size_t p = 0; p < count; ++p) {
+    Point pt;
+    pt.index = p;
+    pt.id = fmt::format("p{:0{}}", p, width);
+    pt.value_of.assign(ex.axes.size(), 0);
+    std::size_t rest = p;
+    for (std::size_t d = dims.size(); d-- > 0;) {
+      const std::size_t v = rest % dim_size[d];
+      rest /= dim_size[d];
+      for (std::size_t a : dims[d]) pt.value_of[a] = v;
+    }
+    ScenarioLayers layers = base;
+    for (std::size_t a = 0; a < ex.axes.size(); ++a) {
+      const AxisValue& v = ex.axes[a].values[pt.value_of[a]];
+      layers.set(ex.axes[a].key, v.node, v.where, dir);
+      pt.assignment += (a ? ";" : "") + ex.axes[a].key + "=" + v.text;
+    }
+    // Sweep runs write no per-run plots and no progress line.
+    for (const char* o : {"output.plots=false", "run.progress=false"}) layers.set_override(o, dir);
+    const Scenario sc = layers.validate();
+    ex.base_seed = sc.seed;  // run.seed is not an axis: the same at every point
+    pt.resolved_toml = layers.resolved_toml();
+    pt.scenario_sha256 = sha256_hex(pt.resolved_toml);
+    ex.points.push_back(std::move(pt));
+  }
+  return ex;
+}
+
+}  // namespace drivevp::experiment
