@@ -239,11 +239,16 @@ Expectation parse_expectation(const std::string& text, const std::string& where)
   }
   if (op_len == 0) fail("OP one of <, <=, >, >=, ==, !=");
   const std::string_view number = trim(rest.substr(op_len));
-  if (!is_decimal(number)) fail("NUMBER a finite decimal number");
+  if (number == "true" || number == "false") {
+    if (e.op != Expectation::Op::Equal && e.op != Expectation::Op::NotEqual) fail("true or false only after == or !=");
+    e.boolean = number == "true";
+    return e;
+  }
+  if (!is_decimal(number)) fail("NUMBER a finite decimal number (or true / false after == and !=)");
   const char* first = number.data() + (number.front() == '+' ? 1 : 0);
   const auto [end, ec] = std::from_chars(first, number.data() + number.size(), e.value);
   if (ec != std::errc() || end != number.data() + number.size() || !std::isfinite(e.value))
-    fail("NUMBER a finite decimal number");
+    fail("NUMBER a finite decimal number (or true / false after == and !=)");
   return e;
 }
 
@@ -279,6 +284,16 @@ ExpectationResult evaluate_expectation(const Expectation& e, const nlohmann::jso
   }
   if (v->is_null()) {
     r.message = fmt::format("{}: {} is null in summary.json (nothing measured)", e.text, e.path);
+    return r;
+  }
+  if (e.boolean) {
+    if (!v->is_boolean()) {
+      r.message = fmt::format("{}: {} is not a boolean in summary.json, found {}", e.text, e.path,
+                              printable_text(v->dump(), 60));
+      return r;
+    }
+    r.passed = (v->get<bool>() == *e.boolean) == (e.op == Expectation::Op::Equal);
+    if (!r.passed) r.message = fmt::format("{}: found {}", e.text, v->get<bool>() ? "true" : "false");
     return r;
   }
   if (!v->is_number()) {

@@ -15,23 +15,25 @@
 
 namespace drivevp::experiment {
 
-/// A bound on one summary.json value: "PATH OP NUMBER", e.g. "metrics.response_p99_ms <= 80".
+/// A bound on one summary.json value: "PATH OP NUMBER", e.g. "metrics.response_p99_ms <= 80", or
+/// a boolean test "PATH == true|false" / "PATH != true|false", e.g. "saturation.saturated == false".
 struct Expectation {
   enum class Op { Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual };
   std::string text;  ///< as written (trimmed)
   std::string path;  ///< dotted path into summary.json; a segment of digits indexes an array
   Op op = Op::Equal;
-  double value = 0;   ///< finite
-  std::string where;  ///< "suite.toml:LINE" of the string in the suite file
+  double value = 0;             ///< finite (unused when `boolean` is set)
+  std::optional<bool> boolean;  ///< a true / false operand (op is Equal or NotEqual)
+  std::string where;            ///< "suite.toml:LINE" of the string in the suite file
 };
 
 /// The operator's spelling ("<=", ...).
 const char* to_string(Expectation::Op op);
 
 /// Parses "PATH OP NUMBER": PATH is one or more segments of [A-Za-z0-9_-] joined by '.', OP one of
-/// < <= > >= == !=, NUMBER a decimal number (optional sign, fraction, exponent; finite); blanks
-/// around the parts are allowed. `where` prefixes errors ("suite.toml:12: case 'x': expect[1]").
-/// Throws ConfigError "<where>: expected <what>, found '<text>'" naming the part that is wrong.
+/// < <= > >= == !=, NUMBER a decimal number (optional sign, fraction, exponent; finite), or true /
+/// false after == or !=; blanks around the parts are allowed. `where` prefixes errors ("suite.toml:12: case 'x':
+/// expect[1]"). Throws ConfigError "<where>: expected <what>, found '<text>'" naming the part that is wrong.
 Expectation parse_expectation(const std::string& text, const std::string& where);
 
 /// The value at dotted `path` in `doc`, or nullptr when a segment is missing (an object without
@@ -46,7 +48,8 @@ struct ExpectationResult {
 };
 
 /// Evaluates `e` on `summary`: the value must be a JSON number (not null, a boolean or missing)
-/// and satisfy the comparison exactly (IEEE double comparison, no tolerance).
+/// and satisfy the comparison exactly (IEEE double comparison, no tolerance); for a true / false
+/// operand it must be a JSON boolean.
 ExpectationResult evaluate_expectation(const Expectation& e, const nlohmann::json& summary);
 
 /// Tolerance of a reference comparison: a value v matches the reference r when

@@ -91,6 +91,12 @@ TEST_CASE("regress: Expectations parse every operator, blanks, signs and exponen
     CHECK(e.where == "W");
   }
   CHECK(parse_expectation("  a <= 1 ", "W").text == "a <= 1");
+  CHECK_FALSE(parse_expectation("a <= 1", "W").boolean.has_value());
+  const Expectation t = parse_expectation("saturation.saturated == false", "W");
+  CHECK(t.op == Expectation::Op::Equal);
+  REQUIRE(t.boolean.has_value());
+  CHECK_FALSE(*t.boolean);
+  CHECK(*parse_expectation("checks.passed != true", "W").boolean);
   CHECK(std::string(to_string(Expectation::Op::NotEqual)) == "!=");
 }
 
@@ -101,7 +107,10 @@ TEST_CASE("regress: A malformed expectation names the wrong part", "[sim][regres
   const std::string op_msg =
       "S:3: case 'a': expect[0]: expected \"PATH OP NUMBER\" with OP one of <, <=, >, >=, ==, !=, found '";
   const std::string num_msg =
-      "S:3: case 'a': expect[0]: expected \"PATH OP NUMBER\" with NUMBER a finite decimal number, found '";
+      "S:3: case 'a': expect[0]: expected \"PATH OP NUMBER\" with NUMBER a finite decimal number (or true / false "
+      "after == and !=), found '";
+  const std::string bool_msg =
+      "S:3: case 'a': expect[0]: expected \"PATH OP NUMBER\" with true or false only after == or !=, found '";
   CHECK(expectation_error("<= 80") == path_msg + "<= 80'");
   CHECK(expectation_error("") == path_msg + "'");
   CHECK(expectation_error("metrics..x <= 1") == path_msg + "metrics..x <= 1'");
@@ -119,6 +128,9 @@ TEST_CASE("regress: A malformed expectation names the wrong part", "[sim][regres
   CHECK(expectation_error("metrics.x <= 1 2") == num_msg + "metrics.x <= 1 2'");
   CHECK(expectation_error("metrics.x <= 1e") == num_msg + "metrics.x <= 1e'");
   CHECK(expectation_error("metrics.x <= .") == num_msg + "metrics.x <= .'");
+  CHECK(expectation_error("metrics.x == True") == num_msg + "metrics.x == True'");
+  CHECK(expectation_error("metrics.x <= true") == bool_msg + "metrics.x <= true'");
+  CHECK(expectation_error("metrics.x > false") == bool_msg + "metrics.x > false'");
 }
 
 TEST_CASE("regress: Every operator is evaluated exactly at its boundary", "[sim][regress]") {
@@ -164,6 +176,14 @@ TEST_CASE("regress: Every operator is evaluated exactly at its boundary", "[sim]
   CHECK(message("metrics.p99.x <= 1") == "metrics.p99.x <= 1: metrics.p99.x is not in summary.json");
   CHECK(message("metrics.none <= 1") == "metrics.none <= 1: metrics.none is null in summary.json (nothing measured)");
   CHECK(message("metrics.flag == 1") == "metrics.flag == 1: metrics.flag is not a number in summary.json, found true");
+  CHECK(message("metrics.n == true") == "metrics.n == true: metrics.n is not a boolean in summary.json, found 2000");
+  CHECK(message("metrics.none != false") ==
+        "metrics.none != false: metrics.none is null in summary.json (nothing measured)");
+  CHECK(passes("metrics.flag == true"));
+  CHECK(passes("metrics.flag != false"));
+  CHECK_FALSE(passes("metrics.flag != true"));
+  CHECK(evaluate_expectation(parse_expectation("metrics.flag == false", "W"), summary).message ==
+        "metrics.flag == false: found true");
   CHECK(message("requests != 1") ==
         "requests != 1: requests is not a number in summary.json, found {\"completed\":2000}");
 }
