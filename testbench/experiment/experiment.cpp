@@ -96,18 +96,19 @@ std::string read_file_bounded(const std::string& path) {
 }
 
 /// Values of a range table { from, to, step } or { from, to, count [, scale] }.
-std::vector<std::shared_ptr<const toml::node>> expand_range(const toml::table& t, const std::string& where,
+std::vector<std::shared_ptr<const toml::node>> expand_range(const toml::table& t, const std::string& file,
                                                             const std::string& key) {
+  const std::string where = where_of(file, t);
   for (auto&& [k, v] : t) {
     const std::string name(k.str());
     if (name != "from" && name != "to" && name != "step" && name != "count" && name != "scale")
-      fail(where_of(where, v), key, "a range with keys from, to and step or count (and scale)",
+      fail(where_of(file, v), key, "a range with keys from, to and step or count (and scale)",
            "key '" + clip(name) + "'");
   }
   auto number = [&](const char* name) -> std::optional<double> {
     const toml::node* n = t.get(name);
     if (!n) return std::nullopt;
-    if (!n->is_number()) fail(where_of(where, *n), key + "." + name, "a number", shown(*n));
+    if (!n->is_number()) fail(where_of(file, *n), key + "." + name, "a number", shown(*n));
     return n->value<double>();
   };
   const auto from = number("from"), to = number("to"), step = number("step");
@@ -118,18 +119,18 @@ std::vector<std::shared_ptr<const toml::node>> expand_range(const toml::table& t
   std::string scale = "linear";
   if (const toml::node* s = t.get("scale")) {
     const auto v = s->value_exact<std::string>();
-    if (!v || (*v != "linear" && *v != "log"))
-      fail(where_of(where, *s), key + ".scale", "'linear' or 'log'", shown(*s));
+    if (!v || (*v != "linear" && *v != "log")) fail(where_of(file, *s), key + ".scale", "'linear' or 'log'", shown(*s));
     scale = *v;
   }
   if (*to < *from) fail(where, key + ".to", fmt::format("a value >= from ({})", *from), fmt::format("{}", *to));
-  const bool integral = t.get("from")->is_integer() && t.get("to")->is_integer() &&
-                        (!step || t.get("step")->is_integer()) && scale == "linear";
+  // Integer endpoints (and step) give integer values, rounded (a log range of counts).
+  const bool integral =
+      t.get("from")->is_integer() && t.get("to")->is_integer() && (!step || t.get("step")->is_integer());
   std::vector<double> values;
   if (step) {
-    if (!(*step > 0)) fail(where_of(where, *t.get("step")), key + ".step", "a number > 0", fmt::format("{}", *step));
+    if (!(*step > 0)) fail(where_of(file, *t.get("step")), key + ".step", "a number > 0", fmt::format("{}", *step));
     if (scale == "log")
-      fail(where_of(where, *t.get("scale")), key + ".scale", "'linear' with 'step' ('log' needs 'count')", "'log'");
+      fail(where_of(file, *t.get("scale")), key + ".scale", "'linear' with 'step' ('log' needs 'count')", "'log'");
     const double n = std::floor((*to - *from) / *step + 1e-9) + 1;
     if (n > static_cast<double>(kMaxPoints))
       fail(where, key, fmt::format("at most {} values", kMaxPoints), fmt::format("{:.0f}", n));
@@ -138,7 +139,7 @@ std::vector<std::shared_ptr<const toml::node>> expand_range(const toml::table& t
   } else {
     const auto c = count_node->value_exact<std::int64_t>();
     if (!c || *c < 1 || *c > static_cast<std::int64_t>(kMaxPoints))
-      fail(where_of(where, *count_node), key + ".count", fmt::format("an integer in [1, {}]", kMaxPoints),
+      fail(where_of(file, *count_node), key + ".count", fmt::format("an integer in [1, {}]", kMaxPoints),
            shown(*count_node));
     if (scale == "log" && !(*from > 0))
       fail(where, key + ".from", "a number > 0 for scale = 'log'", fmt::format("{}", *from));
@@ -418,6 +419,28 @@ Experiment load_experiment(const std::string& path, const std::vector<std::strin
   base.add_sections(root, file, dir);
   std::vector<std::pair<std::string, std::string>> override_keys;  // key, argument
   for (const std::string& o : overrides) {
+    if (o.rfind("experiment.", 0) == 0) {
+      // The experiment's own settings that a shortened run may change.
+      auto [key, t] = parse_scenario_override(o);
+      const toml::node& v = *t.get("v");
+      const std::string where = "--set " + clip(o);
+      if (key == "experiment.replications") {
+        const auto r = v.value_exact<std::int64_t>();
+        if (!r || *r < 1 || *r > kMaxReplications)
+          fail(where, key, fmt::format("an integer in [1, {}]", kMaxReplications), shown(v));
+        ex.replications = static_cast<int>(*r);
+      } else if (key == "experiment.seeds") {
+        const auto sv = v.value_exact<std::string>();
+        if (!sv || (*sv != "independent" && *sv != "common"))
+          fail(where, key, "'independent' or 'common' (common random numbers)", shown(v));
+        ex.common_seeds = *sv == "common";
+      } else {
+        throw ConfigError(fmt::format("{}: unknown key '{}'; --set accepts experiment.replications, "
+                                      "experiment.seeds and scenario keys",
+                                      where, clip(key)));
+      }
+      continue;
+    }
     base.set_override(o, fs::current_path().string());
     override_keys.emplace_back(o.substr(0, o.find('=')), o);
   }

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <thread>
 
@@ -18,6 +19,7 @@
 #include "testbench/experiment/experiment.h"
 #include "testbench/experiment/results.h"
 #include "testbench/experiment/runner.h"
+#include "testbench/experiment/slurm.h"
 #include "testbench/trace/trace_reader.h"  // printable_text
 
 namespace drivevp::experiment {
@@ -119,10 +121,12 @@ int sweep_main(const SweepOptions& o) {
     return finish(plan, o.collect, self);
   }
   if (o.slurm_task) {
-    const Plan plan = read_plan(o.out);
+    // An array task of a sweep submitted with --slurm: the positional argument is the sweep DIR.
+    const std::string& dir = o.experiment;
+    const Plan plan = read_plan(dir);
     const std::size_t k = o.array_chunk == 0 ? 1 : o.array_chunk;
     const std::size_t first = *o.slurm_task * k;
-    const std::vector<RunRef> runs = incomplete_runs(plan, o.out, first, first + k);
+    const std::vector<RunRef> runs = incomplete_runs(plan, dir, first, first + k);
     fmt::print("drivevp sweep task {}: points {}..{}, {} runs to do\n", *o.slurm_task, first,
                std::min(first + k, plan.points.size()) - 1, runs.size());
     const std::size_t failed =
@@ -134,6 +138,12 @@ int sweep_main(const SweepOptions& o) {
     return failed ? 1 : 0;
   }
 
+  if (!o.slurm.empty() && o.slurm != "submit" && o.slurm != "script")
+    throw ConfigError(fmt::format("--slurm: expected no value, 'submit' or 'script', found '{}'", printable_text(o.slurm, 80)));
+  if (!o.partition.empty()) validate_partition(o.partition);
+  if (!o.time_limit.empty()) validate_time_limit(o.time_limit);
+  if (o.slurm.empty() && (!o.partition.empty() || !o.time_limit.empty()))
+    throw ConfigError("--partition and --time apply only with --slurm");
   const Experiment ex = load_experiment(o.experiment, o.sets);
   const Plan plan = plan_of(ex);
   const std::string dir = o.out.empty() ? "out/sweeps/" + ex.name : o.out;
@@ -189,6 +199,38 @@ int sweep_main(const SweepOptions& o) {
   }
 
   const std::vector<RunRef> runs = incomplete_runs(plan, dir, 0, plan.points.size());
+  if (!o.slurm.empty()) {
+    // A job array: one task per --array-chunk points, only the tasks that hold incomplete runs.
+    SbatchOptions sb;
+    sb.job_name = "drivevp-" + ex.name;
+    sb.partition = o.partition;
+    sb.time_limit = o.time_limit;
+    sb.array_chunk = o.array_chunk == 0 ? 1 : o.array_chunk;
+    sb.tasks = array_task_count(plan.points.size(), sb.array_chunk);
+    std::vector<std::size_t> points_todo;
+    for (const RunRef& r : runs) points_todo.push_back(r.point);
+    sb.task_indices = array_tasks_of_points(points_todo, sb.array_chunk);
+    sb.drivevp = self;
+    sb.sweep_dir = fs::absolute(dir).lexically_normal().string();
+    fmt::print("drivevp sweep {} | {} points x {} replications = {} runs | {} done earlier, {} to run | {}\n", ex.name,
+               plan.points.size(), plan.replications, total, total - runs.size(), runs.size(), dir);
+    if (runs.empty()) {
+      fmt::print("  nothing to submit: every run is complete\n");
+      return finish(plan, dir, self);
+    }
+    const std::string script = write_sbatch_script(sb);
+    if (o.slurm == "script") {
+      fmt::print("  slurm        wrote {} ({} array tasks of {} points); submit it with: sbatch {}\n", script,
+                 sb.task_indices.size(), sb.array_chunk, script);
+      return 0;
+    }
+    const std::string job = submit_sbatch(script);
+    fmt::print("  slurm        submitted job array {} ({} tasks of {} points; script {})\n", job,
+               sb.task_indices.size(), sb.array_chunk, script);
+    fmt::print("  then         drivevp sweep --collect {}   (once squeue -j {} shows nothing)\n", dir, job);
+    std::cout << job << std::endl;
+    return 0;
+  }
   fmt::print(
       "drivevp sweep {} | {} points x {} replications = {} runs | {} done earlier, {} to run, {} at a time | {}\n",
       ex.name, plan.points.size(), plan.replications, total, total - runs.size(), runs.size(), jobs, dir);

@@ -1,0 +1,368 @@
+// Experiment files and sweeps (testbench/experiment/, docs/experiments.md): validation errors
+// with their exact messages, crossing and zipping of axes, ranges, seed derivation, confidence
+// intervals, and the drivevp sweep command end to end (results independent of --jobs, a failing
+// point does not stop the others, resume, dry run).
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim_test_util.h"
+#include "testbench/experiment/experiment.h"
+#include "testbench/experiment/results.h"
+
+namespace drivevp {
+namespace {
+
+using namespace simtest;
+using experiment::Experiment;
+using experiment::load_experiment;
+
+/// A valid synthetic base for experiment files (lines 1-9).
+const char* kBase =
+    "[device]\n"                                 // 1
+    "preset = \"hp97560\"\n"                     // 2
+    "[workload]\n"                               // 3
+    "kind = \"synthetic\"\n"                     // 4
+    "rate_per_s = 20.0\n"                        // 5
+    "[run]\n"                                    // 6
+    "requests = 200\n"                           // 7
+    "[metrics]\n"                                // 8
+    "mean_ms = \"metrics.response_mean_ms\"\n";  // 9
+
+fs::path write_experiment(const TempDir& dir, const std::string& text, const std::string& name = "exp.toml") {
+  const fs::path p = dir / name;
+  write_text(p, text);
+  return p;
+}
+
+/// The ConfigError message of loading `text` (its path replaced by FILE), or "<no error>".
+std::string experiment_error(const std::string& text, const std::vector<std::string>& sets = {}) {
+  static TempDir dir("experiment-errors");
+  static int n = 0;
+  const fs::path p = write_experiment(dir, text, "e" + std::to_string(n++) + ".toml");
+  try {
+    (void)load_experiment(p.string(), sets);
+  } catch (const ConfigError& e) {
+    std::string m = e.what();
+    for (auto at = m.find(p.string()); at != std::string::npos; at = m.find(p.string()))
+      m.replace(at, p.string().size(), "FILE");
+    return m;
+  }
+  return "<no error>";
+}
+
+std::vector<std::string> texts(const Experiment& ex, const experiment::Point& p) {
+  std::vector<std::string> out;
+  for (std::size_t a = 0; a < ex.axes.size(); ++a) out.push_back(ex.axes[a].values[p.value_of[a]].text);
+  return out;
+}
+
+TEST_CASE("experiment: axes are crossed in file order, the first varying slowest") {
+  TempDir dir("experiment-cross");
+  const auto p = write_experiment(dir, std::string(kBase) +
+                                           "[axes]\n"
+                                           "\"firmware.policy\" = [\"fcfs\", \"sptf\"]\n"
+                                           "\"workload.rate_per_s\" = [10, 20.5, 30]\n");
+  const Experiment ex = load_experiment(p.string(), {});
+  REQUIRE(ex.axes.size() == 2);
+  CHECK(ex.axes[0].key == "firmware.policy");
+  CHECK(ex.axes[1].key == "workload.rate_per_s");
+  REQUIRE(ex.points.size() == 6);
+  const std::vector<std::vector<std::string>> expected = {{"fcfs", "10"}, {"fcfs", "20.5"}, {"fcfs", "30"},
+                                                          {"sptf", "10"}, {"sptf", "20.5"}, {"sptf", "30"}};
+  for (std::size_t i = 0; i < 6; ++i) {
+    CHECK(ex.points[i].id == fmt::format("p000{}", i));
+    CHECK(texts(ex, ex.points[i]) == expected[i]);
+  }
+  // The resolved scenario holds the point's values; different points hash differently.
+  CHECK(ex.points[4].resolved_toml.find("policy = 'sptf'") != std::string::npos);
+  CHECK(ex.points[4].resolved_toml.find("rate_per_s = 20.5") != std::string::npos);
+  std::set<std::string> hashes;
+  for (const auto& pt : ex.points) hashes.insert(pt.scenario_sha256);
+  CHECK(hashes.size() == 6);
+}
+
+TEST_CASE("experiment: a zip group advances together and is crossed with the other axes as one axis") {
+  TempDir dir("experiment-zip");
+  const auto p = write_experiment(dir, std::string(kBase) +
+                                           "[axes]\n"
+                                           "\"firmware.policy\" = [\"fcfs\", \"clook\", \"sptf\"]\n"
+                                           "[[zip]]\n"
+                                           "\"device.preset\" = [\"hp97560\", \"disk003\"]\n"
+                                           "\"workload.rate_per_s\" = [40, 80]\n");
+  const Experiment ex = load_experiment(p.string(), {});
+  REQUIRE(ex.axes.size() == 3);
+  CHECK(ex.axes[1].zip == 0);
+  CHECK(ex.axes[2].zip == 0);
+  REQUIRE(ex.points.size() == 6);
+  const std::vector<std::vector<std::string>> expected = {{"fcfs", "hp97560", "40"},  {"fcfs", "disk003", "80"},
+                                                          {"clook", "hp97560", "40"}, {"clook", "disk003", "80"},
+                                                          {"sptf", "hp97560", "40"},  {"sptf", "disk003", "80"}};
+  for (std::size_t i = 0; i < 6; ++i) CHECK(texts(ex, ex.points[i]) == expected[i]);
+}
+
+TEST_CASE("experiment: ranges expand to exact values") {
+  TempDir dir("experiment-range");
+  const auto p = write_experiment(dir, std::string(kBase) +
+                                           "[axes]\n"
+                                           "\"workload.rate_per_s\" = { from = 10, to = 60, step = 10 }\n"
+                                           "\"workload.read_fraction\" = { from = 0.1, to = 0.3, step = 0.1 }\n"
+                                           "\"run.requests\" = { from = 10, to = 1000, count = 3, scale = \"log\" }\n");
+  const Experiment ex = load_experiment(p.string(), {});
+  auto values = [&](std::size_t a) {
+    std::vector<std::string> v;
+    for (const auto& x : ex.axes[a].values) v.push_back(x.text);
+    return v;
+  };
+  CHECK(values(0) == std::vector<std::string>{"10", "20", "30", "40", "50", "60"});
+  CHECK(ex.axes[0].values[0].node->is_integer());
+  CHECK(values(1) == std::vector<std::string>{"0.1", "0.2", "0.3"});  // not 0.30000000000000004
+  CHECK(values(2) == std::vector<std::string>{"10", "100", "1000"});
+  CHECK(ex.points.size() == 6 * 3 * 3);
+}
+
+TEST_CASE("experiment: seeds are derived from run.seed, the point and the replication, stably") {
+  // The derivation is part of the file format (docs/experiments.md "Seeds"): these values must
+  // never change, or old sweeps would no longer resume.
+  CHECK(experiment::derive_seed(1, "firmware.policy=fcfs", 0) == experiment::derive_seed(1, "firmware.policy=fcfs", 0));
+  CHECK(experiment::sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(experiment::derive_seed(1, "", 0) == 0x399ed2e6783e80c1ULL);
+  std::set<std::uint64_t> seeds;
+  for (int k = 0; k < 50; ++k) {
+    seeds.insert(experiment::derive_seed(7, "a=1", k));
+    seeds.insert(experiment::derive_seed(7, "a=2", k));
+  }
+  CHECK(seeds.size() == 100);
+  for (std::uint64_t s : seeds) CHECK(s <= 0x7fff'ffff'ffff'ffffULL);  // within run.seed's range
+  CHECK(experiment::derive_seed(7, "a=1", 0) != experiment::derive_seed(8, "a=1", 0));
+
+  TempDir dir("experiment-seeds");
+  const std::string axes = "[axes]\n\"firmware.policy\" = [\"fcfs\", \"sptf\"]\n";
+  const auto indep = write_experiment(dir, "[experiment]\nreplications = 3\n" + std::string(kBase) + axes, "i.toml");
+  const auto common = write_experiment(
+      dir, "[experiment]\nreplications = 3\nseeds = \"common\"\n" + std::string(kBase) + axes, "c.toml");
+  const auto pi = experiment::plan_of(load_experiment(indep.string(), {}));
+  const auto pc = experiment::plan_of(load_experiment(common.string(), {}));
+  CHECK(pi.points[0].seeds != pi.points[1].seeds);
+  CHECK(pi.points[0].seeds[0] == experiment::derive_seed(1, "firmware.policy=fcfs", 0));
+  CHECK(pc.points[0].seeds == pc.points[1].seeds);  // common random numbers
+  CHECK(pc.points[0].seeds[2] == experiment::derive_seed(1, "", 2));
+  CHECK(std::set<std::uint64_t>(pc.points[0].seeds.begin(), pc.points[0].seeds.end()).size() == 3);
+}
+
+TEST_CASE("experiment: mean, standard deviation and Student-t 95 % confidence half-width") {
+  const auto s = experiment::summarize({1, 2, 3, 4, 5});
+  CHECK(*s.mean == 3.0);
+  CHECK(*s.sd == Catch::Approx(1.5811388300841898).epsilon(1e-15));
+  // t(0.975, 4) = 2.7764451051977987; half-width = t * sd / sqrt(5).
+  CHECK(*s.ci95 == Catch::Approx(2.7764451051977987 * 1.5811388300841898 / 2.23606797749979).epsilon(1e-12));
+  const auto one = experiment::summarize({4.5});
+  CHECK(*one.mean == 4.5);
+  CHECK(!one.sd);
+  CHECK(!one.ci95);
+  CHECK(!experiment::summarize({}).mean);
+}
+
+TEST_CASE("experiment: bad files are errors naming the file, line, key, what is allowed and what was found") {
+  const std::string b = kBase;
+  CHECK(experiment_error(b + "[axes]\n\"firmware.policy\" = [\"fcfs\", \"fifo\"]\n") ==
+        "FILE:11: firmware.policy: expected one of fcfs, sstf, scan, look, cscan, clook, sptf, aged_sptf, found "
+        "'fifo'");
+  CHECK(experiment_error(b + "[axes]\n\"firmware.polcy\" = [\"fcfs\"]\n") ==
+        "FILE:11: unknown key 'firmware.polcy': policy 'sptf' accepts firmware.policy, firmware.queue_depth");
+  CHECK(experiment_error(b + "[sweep]\nx = 1\n") ==
+        "FILE:10: unknown section 'sweep'; allowed: experiment, axes, zip, metrics, figures, and the scenario "
+        "sections device, firmware, workload, run, trace, output");
+  CHECK(experiment_error(b + "[axes]\n\"firmware.policy\" = []\n") ==
+        "FILE:11: firmware.policy: expected a non-empty array of values, found []");
+  CHECK(experiment_error(b + "[axes]\n\"firmware.policy\" = \"fcfs\"\n") ==
+        "FILE:11: firmware.policy: expected an array of values or a range table { from, to, step | count }, found "
+        "'fcfs'");
+  CHECK(experiment_error(b + "[axes]\n\"workload.rate_per_s\" = [10, 10]\n") ==
+        "FILE:11: workload.rate_per_s: expected distinct values, found '10' twice");
+  CHECK(experiment_error(b + "[axes]\n\"workload.rate_per_s\" = { from = 10, to = 5, step = 1 }\n") ==
+        "FILE:11: workload.rate_per_s.to: expected a value >= from (10), found 5");
+  CHECK(experiment_error(b + "[axes]\n\"workload.rate_per_s\" = { from = 1, to = 5 }\n") ==
+        "FILE:11: workload.rate_per_s: expected a range with exactly one of 'step' and 'count', found neither");
+  CHECK(experiment_error(b + "[axes]\n\"run.seed\" = [1, 2]\n") ==
+        "FILE:11: run.seed: expected not an axis (replications derive the seeds; set experiment.replications), "
+        "found an axis");
+  CHECK(experiment_error(b + "[[zip]]\n\"device.preset\" = [\"hp97560\", \"disk003\"]\n"
+                             "\"workload.rate_per_s\" = [40]\n") ==
+        "FILE:12: zip.workload.rate_per_s: expected 2 values, as many as zip.device.preset, found 1");
+  CHECK(experiment_error("[experiment]\nreplications = 0\n" + b) ==
+        "FILE:2: experiment.replications: expected an integer in [1, 1000], found 0");
+  CHECK(experiment_error("[experiment]\nseeds = \"same\"\n" + b) ==
+        "FILE:2: experiment.seeds: expected 'independent' or 'common' (common random numbers), found 'same'");
+  CHECK(experiment_error("[experiment]\nscenario = \"nowhere.toml\"\n" + b) ==
+        "FILE:2: experiment.scenario: expected an existing scenario file (relative to the experiment file), found "
+        "'nowhere.toml'");
+  CHECK(experiment_error(b + "p99 = \"response_p99_ms\"\n") ==
+        "FILE:10: metrics.p99: expected a path under one of metrics, requests, checks, saturation, trace, memory, "
+        "simulated_time_ms (see summary.json), found 'response_p99_ms'");
+  const std::string axes = "[axes]\n\"firmware.policy\" = [\"fcfs\", \"sptf\"]\n\"workload.rate_per_s\" = [10, 20]\n";
+  CHECK(experiment_error(b + axes + "[[figures]]\nname = \"f\"\nx = \"workload.rate_per_s\"\ny = \"mean_ms\"\n") ==
+        "FILE:13: figures.f: expected every axis with several values to be the figure's x, series or panels, "
+        "found axis firmware.policy with 2 values");
+  CHECK(experiment_error(b + axes + "[[figures]]\nname = \"f\"\nx = \"workload.rate\"\ny = \"mean_ms\"\n") ==
+        "FILE:15: figures.x: expected an axis key (firmware.policy, workload.rate_per_s), found 'workload.rate'");
+  CHECK(experiment_error(b + axes +
+                         "[[figures]]\nname = \"f\"\nx = \"workload.rate_per_s\"\ny = \"p99\"\n"
+                         "series = \"firmware.policy\"\n") ==
+        "FILE:16: figures.y: expected a metric name (mean_ms), found 'p99'");
+  CHECK(experiment_error(b + axes, {"firmware.policy=clook"}) ==
+        "--set firmware.policy=clook: firmware.policy is an axis of the experiment (FILE:11); remove it from the "
+        "axes or from --set");
+  // --set is validated like drivevp run's.
+  CHECK(experiment_error(b + axes, {"firmware.queue_depth=0"}) ==
+        "--set firmware.queue_depth=0: firmware.queue_depth: expected an integer in [1, 65536], found 0");
+  // A value that is only wrong in combination is reported at the point that has it.
+  CHECK(experiment_error(b + "[firmware]\nqueue_depth = 4\n[axes]\n\"workload.loop\" = [\"closed\"]\n"
+                             "\"workload.outstanding\" = [2, 100]\n") ==
+        "FILE:14: workload.outstanding: expected at most firmware.queue_depth (4), found 100");
+}
+
+TEST_CASE("experiment: inline sections override the base scenario file; paths resolve against their file") {
+  TempDir dir("experiment-base");
+  fs::create_directories(dir / "configs");
+  fs::create_directories(dir / "traces");
+  write_text(dir / "traces/t.trace", disksim_line(0, 0, 8, true) + disksim_line(1, 100, 8, true));
+  write_text(dir / "configs/base.toml",
+             "[device]\npreset = \"hp97560\"\n[firmware]\npolicy = \"fcfs\"\n[workload]\nkind = \"trace\"\n"
+             "path = \"../traces/t.trace\"\nformat = \"disksim\"\n[run]\nseed = 5\n");
+  const auto p = write_experiment(dir,
+                                  "[experiment]\nscenario = \"configs/base.toml\"\n[firmware]\npolicy = \"sptf\"\n"
+                                  "[axes]\n\"firmware.queue_depth\" = [1, 8]\n");
+  const Experiment ex = load_experiment(p.string(), {});
+  CHECK(ex.base_seed == 5);
+  const std::string& t = ex.points[1].resolved_toml;
+  CHECK(t.find("policy = 'sptf'") != std::string::npos);
+  CHECK(t.find("queue_depth = 8") != std::string::npos);
+  CHECK(t.find("path = '" + fs::weakly_canonical(dir / "traces/t.trace").string() + "'") != std::string::npos);
+}
+
+// --- the command, end to end ------------------------------------------------------------------
+
+/// A sweep of 2 policies x 2 rates x 2 replications on short synthetic runs.
+const char* kSmallSweep =
+    "[experiment]\nname = \"small\"\nreplications = 2\n"
+    "[device]\npreset = \"hp97560\"\n[workload]\nkind = \"synthetic\"\nrate_per_s = 20.0\n"
+    "[run]\nrequests = 200\n"
+    "[axes]\n\"firmware.policy\" = [\"fcfs\", \"sptf\"]\n\"workload.rate_per_s\" = [20, 40]\n"
+    "[metrics]\nmean_ms = \"metrics.response_mean_ms\"\np99_ms = \"metrics.response_p99_ms\"\n"
+    "completed = \"requests.completed\"\npassed = \"checks.passed\"\n";
+
+TEST_CASE("sweep: results.csv and summary.csv are byte-identical whatever --jobs is") {
+  TempDir dir("sweep-jobs");
+  const auto exp = write_experiment(dir, kSmallSweep);
+  const auto a = run_drivevp(dir.path(), {"sweep", exp.string(), "--jobs", "1", "--out", (dir / "a").string()});
+  const auto b = run_drivevp(dir.path(), {"sweep", exp.string(), "--jobs", "3", "--out", (dir / "b").string()});
+  INFO(a.err << b.err);
+  REQUIRE(a.status == 0);
+  REQUIRE(b.status == 0);
+  CHECK(read_text(dir / "a/results.csv") == read_text(dir / "b/results.csv"));
+  CHECK(read_text(dir / "a/summary.csv") == read_text(dir / "b/summary.csv"));
+  // One row per point x replication, every axis value, the seed and every metric.
+  const std::string results = read_text(dir / "a/results.csv");
+  CHECK(results.rfind("point,firmware.policy,workload.rate_per_s,replication,seed,status,mean_ms,p99_ms,completed,"
+                      "passed\n",
+                      0) == 0);
+  CHECK(std::count(results.begin(), results.end(), '\n') == 1 + 4 * 2);
+  const auto plan = experiment::read_plan((dir / "a").string());
+  CHECK(results.find(fmt::format("\np0003,sptf,40,1,{},ok,", plan.points[3].seeds[1])) != std::string::npos);
+  CHECK(results.find(",200,true\n") != std::string::npos);
+  // The run's own summary.json agrees with the row.
+  const auto summary = nlohmann::json::parse(read_text(dir / "a/points/p0003/rep-1/summary.json"));
+  CHECK(summary["scenario"]["seed"] == plan.points[3].seeds[1]);
+  CHECK(summary["scenario"]["firmware"]["policy"] == "sptf");
+  CHECK(results.find(fmt::format(",{},{},200,true\n", summary["metrics"]["response_mean_ms"].get<double>(),
+                                 summary["metrics"]["response_p99_ms"].get<double>())) != std::string::npos);
+  // summary.csv: the header and n = 2 per point.
+  const std::string s = read_text(dir / "a/summary.csv");
+  CHECK(s.rfind("point,firmware.policy,workload.rate_per_s,n,mean_ms_mean,mean_ms_sd,mean_ms_ci95,p99_ms_mean,", 0) ==
+        0);
+  CHECK(s.find("\np0000,fcfs,20,2,") != std::string::npos);
+  // experiment.json records the file, the version and the commit.
+  const auto record = nlohmann::json::parse(read_text(dir / "a/experiment.json"));
+  CHECK(record["experiment"]["text"] == kSmallSweep);
+  CHECK(record["drivevp_version"] == DRIVEVP_VERSION);
+  CHECK(record["git_commit"].is_string());
+  CHECK(record["points"] == 4);
+}
+
+TEST_CASE("sweep: a failing point is reported with its error; the others run; the sweep exits 1") {
+  TempDir dir("sweep-fail");
+  write_text(dir / "good.trace", disksim_line(0, 0, 8, true) + disksim_line(2, 5000, 8, true));
+  write_text(dir / "bad.trace", disksim_line(0, 0, 8, true) + "this is not a trace line\n");
+  const auto exp = write_experiment(dir,
+                                    "[experiment]\nreplications = 2\n[workload]\nkind = \"trace\"\nformat = "
+                                    "\"disksim\"\n[axes]\n\"workload.path\" = [\"good.trace\", \"bad.trace\"]\n"
+                                    "\"firmware.policy\" = [\"fcfs\", \"sptf\"]\n");
+  const auto r = run_drivevp(dir.path(), {"sweep", exp.string(), "--out", (dir / "out").string()});
+  CHECK(r.status == 1);
+  CHECK(r.err.find("drivevp sweep: p0002 rep 0 failed (exit 2): drivevp: trace error: ") != std::string::npos);
+  CHECK(r.err.find("bad.trace:2") != std::string::npos);
+  const std::string results = read_text(dir / "out/results.csv");
+  CHECK(results.find("\np0000,good.trace,fcfs,0,") != std::string::npos);
+  CHECK(std::count(results.begin(), results.end(), '\n') == 1 + 4 * 2);
+  for (const char* ok : {"p0000,good.trace,fcfs,0", "p0001,good.trace,sptf,1"}) {
+    const auto at = results.find(ok);
+    REQUIRE(at != std::string::npos);
+    CHECK(results.substr(at, results.find('\n', at) - at).find(",ok,") != std::string::npos);
+  }
+  CHECK(results.find("p0002,bad.trace,fcfs,0,") != std::string::npos);
+  CHECK(results.find(",failed,") != std::string::npos);
+  CHECK(r.out.find("(8 runs: 4 ok, 4 failed, 0 missing)") != std::string::npos);
+  const auto rec = nlohmann::json::parse(read_text(dir / "out/points/p0003/rep-1.result.json"));
+  CHECK(rec["exit_status"] == 2);
+  CHECK(rec["status"] == "failed");
+}
+
+TEST_CASE("sweep: a rerun runs only missing or changed points; --dry-run writes nothing") {
+  TempDir dir("sweep-resume");
+  const auto exp = write_experiment(dir, kSmallSweep);
+  const std::string out = (dir / "out").string();
+  const auto dry = run_drivevp(dir.path(), {"sweep", exp.string(), "--out", out, "--dry-run"});
+  CHECK(dry.status == 0);
+  CHECK(dry.out.find("4 points x 2 replications = 8 runs") != std::string::npos);
+  CHECK(!fs::exists(out));
+  const auto first = run_drivevp(dir.path(), {"sweep", exp.string(), "--out", out});
+  REQUIRE(first.status == 0);
+  const std::string results = read_text(dir / "out/results.csv");
+  const auto again = run_drivevp(dir.path(), {"sweep", exp.string(), "--out", out, "--resume"});
+  CHECK(again.status == 0);
+  CHECK(again.out.find("8 done earlier, 0 to run") != std::string::npos);
+  CHECK(read_text(dir / "out/results.csv") == results);
+  // A lost result and a corrupt one run again; the tables come out the same.
+  fs::remove(dir / "out/points/p0001/rep-0.result.json");
+  write_text(dir / "out/points/p0002/rep-1.result.json", "{\"point\": ");
+  const auto repaired = run_drivevp(dir.path(), {"sweep", exp.string(), "--out", out});
+  CHECK(repaired.out.find("6 done earlier, 2 to run") != std::string::npos);
+  CHECK(read_text(dir / "out/results.csv") == results);
+  // A changed scenario (here: every point's run.requests) invalidates every point.
+  const auto changed = run_drivevp(dir.path(), {"sweep", exp.string(), "--out", out, "--set", "run.requests=150"});
+  CHECK(changed.out.find("0 done earlier, 8 to run") != std::string::npos);
+  CHECK(read_text(dir / "out/results.csv").find(",150,true\n") != std::string::npos);
+  // --resume needs an earlier sweep.
+  const auto none = run_drivevp(dir.path(), {"sweep", exp.string(), "--out", (dir / "none").string(), "--resume"});
+  CHECK(none.status == 2);
+  CHECK(none.err.find("--resume: expected an earlier sweep in ") != std::string::npos);
+}
+
+TEST_CASE("sweep: a bad point stops the sweep before anything runs or is written") {
+  TempDir dir("sweep-bad");
+  const auto exp = write_experiment(
+      dir, std::string(kSmallSweep) + "[[figures]]\nname = \"m\"\nx = \"run.requests\"\ny = \"mean_ms\"\n");
+  const auto r = run_drivevp(dir.path(), {"sweep", exp.string(), "--out", (dir / "out").string()});
+  CHECK(r.status == 2);
+  INFO(r.err);
+  CHECK(r.err.find("exp.toml:21: figures.x: expected an axis key (firmware.policy, workload.rate_per_s), found "
+                   "'run.requests'") != std::string::npos);
+  CHECK(!fs::exists(dir / "out"));
+}
+
+}  // namespace
+}  // namespace drivevp
