@@ -98,8 +98,11 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+/// A suite or case name: [A-Za-z0-9_.-]+ not starting with '.' (it names a directory; no "..").
+constexpr const char* kNameRule = "letters, digits, '_', '-' and '.', not starting with '.'";
 bool valid_name(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return is_segment_char(c) || c == '.'; });
+  return !s.empty() && s.front() != '.' &&
+         std::all_of(s.begin(), s.end(), [](char c) { return is_segment_char(c) || c == '.'; });
 }
 
 /// The last `max_lines` lines (at most `max_bytes` bytes) of a file; "" if unreadable.
@@ -457,9 +460,7 @@ RegressSuite load_suite(const std::string& path) {
         const auto name = v.value_exact<std::string>();
         if (!name || !valid_name(*name))
           throw ConfigError(
-              fmt::format("{}: suite.name: expected a non-empty string of letters, digits, '_', '-' "
-                          "and '.', found {}",
-                          line_of(path, v), show(v)));
+              fmt::format("{}: suite.name: expected a name of {}, found {}", line_of(path, v), kNameRule, show(v)));
         suite.name = *name;
       } else if (key == "scenario") {
         const auto p = v.value_exact<std::string>();
@@ -478,10 +479,8 @@ RegressSuite load_suite(const std::string& path) {
     }
   }
   if (!valid_name(suite.name))
-    throw ConfigError(
-        fmt::format("{}: suite.name: expected a non-empty string of letters, digits, '_', '-' and '.' "
-                    "(the file name is not one), found none",
-                    printable_text(path, 200)));
+    throw ConfigError(fmt::format("{}: suite.name: expected a name of {} (the file name is not one), found none",
+                                  printable_text(path, 200), kNameRule));
 
   // [[case]]
   const toml::node* cases_node = root.get("case");
@@ -501,13 +500,11 @@ RegressSuite load_suite(const std::string& path) {
     const toml::node* name_node = t.get("name");
     if (!name_node)
       throw ConfigError(
-          fmt::format("{}: {}: name: expected a case name of letters, digits, '_', '-' and '.', found "
-                      "none",
-                      c.where, label_fallback));
+          fmt::format("{}: {}: name: expected a case name of {}, found none", c.where, label_fallback, kNameRule));
     const auto name = name_node->value_exact<std::string>();
     if (!name || !valid_name(*name))
-      throw ConfigError(fmt::format("{}: {}: name: expected a case name of letters, digits, '_', '-' and '.', found {}",
-                                    line_of(path, *name_node), label_fallback, show(*name_node)));
+      throw ConfigError(fmt::format("{}: {}: name: expected a case name of {}, found {}", line_of(path, *name_node),
+                                    label_fallback, kNameRule, show(*name_node)));
     c.name = *name;
     const std::string label = "case '" + c.name + "'";
     if (auto it = names.find(c.name); it != names.end())
@@ -708,7 +705,7 @@ CaseResult evaluate_case(const RegressCase& c, int exit_status, const std::strin
     } else if (!cmp.differences.empty()) {
       r.problems.push_back(
           {"reference",
-           fmt::format("{} of {} metrics differ from {}: {}", cmp.differences.size(), cmp.values.size(),
+           fmt::format("{} of {} compared values differ from {}: {}", cmp.differences.size(), cmp.values.size(),
                        c.reference_as_written, cmp.differences.front()),
            fmt::format("reference {} (tolerance: relative {}, absolute {}):\n{}", c.reference_as_written,
                        c.tolerance.relative, c.tolerance.absolute, join(cmp.differences, "\n"))});

@@ -246,15 +246,25 @@ TEST_CASE("regress: Bad suite files give file:line, key, what was expected and w
   CHECK(suite_error(head) == "FILE: case: expected at least one [[case]], found none");
   CHECK(suite_error("case = 3\n" + head) == "FILE:1: case: expected [[case]] tables, found 3");
   CHECK(suite_error("[suite]\nname = \"a b\"\n" + ok_case) ==
-        "FILE:2: suite.name: expected a non-empty string of letters, digits, '_', '-' and '.', found 'a b'");
+        "FILE:2: suite.name: expected a name of letters, digits, '_', '-' and '.', not starting with '.', found 'a b'");
+  CHECK(suite_error("[suite]\nname = \"..\"\n" + ok_case) ==
+        "FILE:2: suite.name: expected a name of letters, digits, '_', '-' and '.', not starting with '.', found '..'");
   CHECK(suite_error("[suite]\nscenario = 3\n" + ok_case) ==
         "FILE:2: suite.scenario: expected a scenario file path, found 3");
   CHECK(suite_error("[suite]\nnmae = \"x\"\n" + ok_case) ==
         "FILE:2: suite: unknown key 'nmae'; allowed: name, scenario, description");
-  CHECK(suite_error(head + "[[case]]\nchecks = \"pass\"\n") ==
-        "FILE:3: case #0: name: expected a case name of letters, digits, '_', '-' and '.', found none");
-  CHECK(suite_error(head + "[[case]]\nname = \"a/b\"\n") ==
-        "FILE:4: case #0: name: expected a case name of letters, digits, '_', '-' and '.', found 'a/b'");
+  CHECK(
+      suite_error(head + "[[case]]\nchecks = \"pass\"\n") ==
+      "FILE:3: case #0: name: expected a case name of letters, digits, '_', '-' and '.', not starting with '.', found "
+      "none");
+  CHECK(
+      suite_error(head + "[[case]]\nname = \"a/b\"\n") ==
+      "FILE:4: case #0: name: expected a case name of letters, digits, '_', '-' and '.', not starting with '.', found "
+      "'a/b'");
+  CHECK(
+      suite_error(head + "[[case]]\nname = \"..\"\n") ==
+      "FILE:4: case #0: name: expected a case name of letters, digits, '_', '-' and '.', not starting with '.', found "
+      "'..'");
   CHECK(suite_error(head + ok_case + ok_case) ==
         "FILE:6: case 'a': name: expected a name no other case has, found the name of the case at FILE:3");
   CHECK(suite_error(head + ok_case + "checks = \"maybe\"\n") ==
@@ -612,9 +622,10 @@ TEST_CASE("regress: --update writes new and changed references and reports the c
   r = run_drivevp(dir.path(), {"regress", suite, "--out", out});
   CHECK(r.status == 1);
   const double stale = want_two["metrics.response_mean_ms"].get<double>();
-  CHECK(r.out.find(fmt::format("FAIL two: 1 of 2 metrics differ from refs/two.json: metrics.response_mean_ms: {}, "
-                               "reference {} (difference {}, allowed {})\n",
-                               mean, stale, std::fabs(mean - stale), 0.001 * std::fabs(stale))) != std::string::npos);
+  CHECK(r.out.find(
+            fmt::format("FAIL two: 1 of 2 compared values differ from refs/two.json: metrics.response_mean_ms: {}, "
+                        "reference {} (difference {}, allowed {})\n",
+                        mean, stale, std::fabs(mean - stale), 0.001 * std::fabs(stale))) != std::string::npos);
   CHECK(r.out.find("PASS all (") == 0);
 
   // --update rewrites only the changed reference and shows old -> new.
