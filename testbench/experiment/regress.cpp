@@ -92,6 +92,14 @@ bool is_decimal(std::string_view s) {
   return i == s.size();
 }
 
+/// Throws ConfigError "<where>: expected a readable scenario file, found '<path>' (<reason>)".
+void check_readable(const std::string& path, const std::string& where) {
+  std::ifstream probe(path, std::ios::binary);
+  if (!probe)
+    throw ConfigError(fmt::format("{}: expected a readable scenario file, found '{}' ({})", where,
+                                  printable_text(path, 200), std::strerror(errno)));
+}
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -468,6 +476,7 @@ RegressSuite load_suite(const std::string& path) {
           throw ConfigError(
               fmt::format("{}: suite.scenario: expected a scenario file path, found {}", line_of(path, v), show(v)));
         base_scenario = resolve(*p);
+        check_readable(base_scenario, line_of(path, v) + ": suite.scenario");
       } else if (key == "description") {
         if (!v.is_string())
           throw ConfigError(
@@ -527,6 +536,7 @@ RegressSuite load_suite(const std::string& path) {
           throw ConfigError(
               fmt::format("{}: {}: scenario: expected a scenario file path, found {}", at, label, show(v)));
         case_scenario = resolve(*p);
+        check_readable(case_scenario, at + ": " + label + ": scenario");
       } else if (key == "set") {
         set = v.as_table();
         if (!set)

@@ -53,6 +53,7 @@ std::string suite_error(const std::string& suite) {
   static int n = 0;
   const fs::path path = dir / ("suite" + std::to_string(n++) + ".toml");
   write_text(dir / "base.toml", kBaseScenario);
+  write_text(dir / "broken.toml", "[device]\npreset = \n");
   write_text(path, suite);
   try {
     (void)load_suite(path.string());
@@ -310,9 +311,15 @@ TEST_CASE("regress: Bad suite files give file:line, key, what was expected and w
       "FILE:5: unknown key 'firmware.polcy': policy 'sptf' accepts firmware.policy, firmware.queue_depth (in case 'a' "
       "at FILE:3)");
   CHECK(suite_error(head + ok_case + "scenario = \"missing.toml\"\n") ==
-        "D/missing.toml: cannot read the scenario: No such file or directory (in case 'a' at FILE:3)");
+        "FILE:5: case 'a': scenario: expected a readable scenario file, found 'D/missing.toml' (No such file or "
+        "directory)");
   CHECK(suite_error("[suite]\nscenario = \"nobase.toml\"\n" + ok_case) ==
-        "D/nobase.toml: cannot read the scenario: No such file or directory (in case 'a' at FILE:3)");
+        "FILE:2: suite.scenario: expected a readable scenario file, found 'D/nobase.toml' (No such file or directory)");
+  // A scenario file that is not TOML: the loader's message, then the case.
+  CHECK(
+      suite_error(head + ok_case + "scenario = \"broken.toml\"\n") ==
+      "D/broken.toml:2: TOML syntax error: Error while parsing key-value pair: expected value, saw '\\n' (in case 'a' "
+      "at FILE:3)");
 
   try {
     (void)load_suite("/nonexistent/suite.toml");
