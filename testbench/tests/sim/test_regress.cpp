@@ -238,6 +238,86 @@ TEST_CASE("regress: The reference tolerance is |v - r| <= absolute + relative * 
         std::vector<std::string>{"b: 2.5 -> 2.75", "c: 3 -> (none)", "d: (none) -> 4"});
 }
 
+TEST_CASE("regress: A case's outcome from its exit status, summary.json and reference; --update still checks bounds",
+          "[sim][regress]") {
+  RegressCase c;
+  c.name = "c";
+  c.expectations = {parse_expectation("metrics.p99 <= 80", "S:9")};
+  c.reference = "/abs/r.json";
+  c.reference_as_written = "r.json";
+  c.compare = {"metrics.p99"};
+  const nlohmann::json fast = nlohmann::json::parse(R"({"metrics": {"p99": 80}, "checks": {"passed": true}})");
+  const nlohmann::json slow = nlohmann::json::parse(R"({"metrics": {"p99": 81.5}, "checks": {"passed": true}})");
+  const nlohmann::json ref = nlohmann::json::parse(R"({"metrics.p99": 80})");
+  using Status = CaseResult::Status;
+
+  CaseResult r = evaluate_case(c, 0, "", fast, &ref, false, nullptr);
+  CHECK(r.status == Status::Passed);
+  CHECK(r.problems.empty());
+  CHECK(r.exit_status == 0);
+
+  r = evaluate_case(c, 0, "", slow, &ref, false, nullptr);
+  CHECK(r.status == Status::Failed);
+  REQUIRE(r.problems.size() == 2);
+  CHECK(r.problems[0].type == "expectation");
+  CHECK(r.problems[0].message == "metrics.p99 <= 80: found 81.5");
+  CHECK(r.problems[0].details == "expect \"metrics.p99 <= 80\" (S:9): found 81.5");
+  CHECK(r.problems[1].type == "reference");
+  CHECK(r.problems[1].message ==
+        "1 of 1 compared values differ from r.json: metrics.p99: 81.5, reference 80 (difference 1.5, allowed 8e-08)");
+  CHECK(r.problems[1].details ==
+        "reference r.json (tolerance: relative 1e-09, absolute 0):\nmetrics.p99: 81.5, reference 80 (difference 1.5, "
+        "allowed 8e-08)");
+
+  // --update: the reference is replaced (no reference failure), the bound still fails.
+  nlohmann::json fresh;
+  r = evaluate_case(c, 0, "", slow, &ref, true, &fresh);
+  CHECK(r.status == Status::Failed);
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].type == "expectation");
+  CHECK(fresh == nlohmann::json::parse(R"({"metrics.p99": 81.5})"));
+
+  r = evaluate_case(c, 0, "", fast, nullptr, false, nullptr);
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].message == "no reference; run drivevp regress --update");
+  const nlohmann::json not_object = nlohmann::json::parse("[1, 2]");
+  r = evaluate_case(c, 0, "", fast, &not_object, false, nullptr);
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].message == "r.json: expected a JSON object of metric values; run drivevp regress --update");
+
+  // Exit statuses other than 0 and 1 are run errors; nothing else is evaluated.
+  for (int status : {2, 3, 130, -1}) {
+    r = evaluate_case(c, status, "drivevp: boom", nlohmann::json(), &ref, true, &fresh);
+    CHECK(r.status == Status::Error);
+    REQUIRE(r.problems.size() == 1);
+    CHECK(r.problems[0].type == "run-error");
+    CHECK(r.problems[0].message == fmt::format("drivevp run exited with status {}: drivevp: boom", status));
+  }
+  r = evaluate_case(c, 0, "cannot read S/summary.json: No such file or directory", nlohmann::json(), &ref, false,
+                    nullptr);
+  CHECK(r.status == Status::Error);
+  CHECK(r.problems.at(0).message == "no summary.json: cannot read S/summary.json: No such file or directory");
+
+  // Checker outcomes.
+  c.expectations.clear();
+  c.reference.clear();
+  const nlohmann::json failed_checks = nlohmann::json::parse(
+      R"({"checks": {"conservation": {"violations": 0, "first": []},
+                     "data_integrity": {"violations": 3, "first": ["LBA 7 read back stale data", "x"]},
+                     "media_errors": 2, "passed": false}})");
+  r = evaluate_case(c, 1, "", failed_checks, nullptr, false, nullptr);
+  CHECK(r.status == Status::Failed);
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].type == "checks");
+  CHECK(r.problems[0].message ==
+        "checks failed: data_integrity 3 violation(s) (first: LBA 7 read back stale data); 2 media error(s)");
+  c.checks_must_fail = true;
+  CHECK(evaluate_case(c, 1, "", failed_checks, nullptr, false, nullptr).status == Status::Passed);
+  r = evaluate_case(c, 0, "", fast, nullptr, false, nullptr);
+  CHECK(r.status == Status::Failed);
+  CHECK(r.problems.at(0).message == "checks = \"fail\": expected a checker to fail, every checker passed");
+}
+
 TEST_CASE("regress: Bad suite files give file:line, key, what was expected and what was found", "[sim][regress]") {
   const std::string ok_case = "[[case]]\nname = \"a\"\n";          // lines n+1, n+2
   const std::string head = "[suite]\nscenario = \"base.toml\"\n";  // lines 1-2
