@@ -5,11 +5,13 @@
 //   drivevp sweep EXPERIMENT.toml --slurm[=script] [--partition P] [--time T] [--array-chunk K] [--out DIR]
 //   drivevp sweep --collect DIR
 //   drivevp keys
+//   drivevp regress SUITE.toml [--jobs N] [--out DIR] [--junit FILE] [--update]
 //
 // Exit status: 0 run completed and every checker passed; 1 a checker failed; 2 bad input
 // (command line, scenario, trace) or the output directory is in use by another run — nothing was
 // simulated or written; 3 a simulation or I/O error (earlier outputs unchanged); 128 + N killed by
 // signal N after removing the run's partial files (SIGINT 130, SIGTERM 143, SIGHUP 129).
+// drivevp regress: 0 every case passed; 1 a case failed; 2 bad input (nothing run); 3 I/O error.
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -19,6 +21,7 @@
 #include <CLI/CLI.hpp>
 #include <systemc>
 
+#include "testbench/experiment/regress.h"
 #include "testbench/experiment/sweep.h"
 #include "testbench/scenario/scenario.h"
 #include "testbench/sim/output_dir.h"
@@ -73,6 +76,14 @@ int main(int argc, char** argv) {
                           ->group("");
   sweep->add_option("--collect", sw.collect, "write the tables and figures of a finished (Slurm) sweep in DIR")
       ->type_name("DIR");
+  drivevp::experiment::RegressOptions regress_options;
+  CLI::App* regress = app.add_subcommand("regress", "run a regression suite (docs/experiments.md)");
+  regress->add_option("suite", regress_options.suite, "suite TOML file")->required();
+  regress->add_option("--jobs", regress_options.jobs, "runs at a time (default: the number of cores)")
+      ->check(CLI::Range(1, 4096));
+  regress->add_option("--out", regress_options.out_dir, "output directory (default: out/regress/<suite name>)");
+  regress->add_option("--junit", regress_options.junit, "write a JUnit XML report to FILE")->type_name("FILE");
+  regress->add_flag("--update", regress_options.update, "rewrite the reference files, showing what changed");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -101,6 +112,8 @@ int main(int argc, char** argv) {
       return finish(3);
     }
   }
+  if (app.got_subcommand("regress"))
+    return finish(drivevp::experiment::regress_main(regress_options, std::cout, std::cerr));
   if (lenient) sets.push_back("workload.lenient=true");
   if (trace) sets.insert(sets.begin(), "trace.enabled=true");
   sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW | sc_core::SC_LOG);

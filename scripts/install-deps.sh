@@ -18,6 +18,7 @@ packages=(
   libssl-dev libboost-dev   # sweeps: SHA-256 (scenario hashes, seeds), Student t quantiles
   slurm-wlm munge           # sweeps on Slurm: the single-node cluster test
   libxml2-utils             # xmllint: JUnit reports checked against their schema
+  libpugixml-dev            # drivevp regress: writing the JUnit XML report
   gtkwave                   # waveform viewer, vcd2fst
   xvfb x11-apps imagemagick # headless GTKWave test and its screenshot
   python3-matplotlib        # response-time histogram / CDF plots
