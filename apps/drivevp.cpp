@@ -64,16 +64,17 @@ int main(int argc, char** argv) {
   sweep->add_option("--out", sw.out, "output directory (default: out/sweeps/<experiment name>)");
   sweep->add_flag("--resume", sw.resume, "continue an earlier sweep in --out (a plain rerun does the same)");
   sweep->add_flag("--dry-run", sw.dry_run, "validate every point and list them; run and write nothing");
-  CLI::Option* slurm = sweep->add_option("--slurm", sw.slurm, "run as a Slurm job array (=script: only write the script)")
-                           ->expected(0, 1)
-                           ->type_name("[=script]");
+  CLI::Option* slurm =
+      sweep->add_option("--slurm", sw.slurm, "run as a Slurm job array (=script: only write the script)")
+          ->expected(0, 1)
+          ->type_name("[=script]");
   sweep->add_option("--partition", sw.partition, "Slurm partition (default: the cluster's default)");
   sweep->add_option("--time", sw.time_limit, "Slurm time limit per array task, e.g. 30:00 or 1-00:00:00");
   sweep->add_option("--array-chunk", sw.array_chunk, "points per Slurm array task (default 1)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
   std::size_t slurm_task = 0;
-  CLI::Option* task = sweep->add_option("--slurm-task", slurm_task, "run one array task (written into the script)")
-                          ->group("");
+  CLI::Option* task =
+      sweep->add_option("--slurm-task", slurm_task, "run one array task (written into the script)")->group("");
   sweep->add_option("--collect", sw.collect, "write the tables and figures of a finished (Slurm) sweep in DIR")
       ->type_name("DIR");
   drivevp::experiment::RegressOptions regress_options;

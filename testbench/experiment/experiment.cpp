@@ -323,7 +323,7 @@ std::string ScenarioLayers::resolved_toml() const {
     e.node->visit([&](auto&& v) { t->insert_or_assign(leaf, v); });
   }
   std::ostringstream os;
-  os << "# Resolved by drivevp sweep: every key of the point, trace paths absolute.\n"
+  os << "# Resolved by drivevp: every key of the scenario, trace paths absolute.\n"
      << toml::toml_formatter{root, toml::toml_formatter::default_flags & ~toml::format_flags::indentation} << "\n";
   return os.str();
 }
@@ -435,9 +435,10 @@ Experiment load_experiment(const std::string& path, const std::vector<std::strin
           fail(where, key, "'independent' or 'common' (common random numbers)", shown(v));
         ex.common_seeds = *sv == "common";
       } else {
-        throw ConfigError(fmt::format("{}: unknown key '{}'; --set accepts experiment.replications, "
-                                      "experiment.seeds and scenario keys",
-                                      where, clip(key)));
+        throw ConfigError(
+            fmt::format("{}: unknown key '{}'; --set accepts experiment.replications, "
+                        "experiment.seeds and scenario keys",
+                        where, clip(key)));
       }
       continue;
     }

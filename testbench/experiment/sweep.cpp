@@ -139,7 +139,8 @@ int sweep_main(const SweepOptions& o) {
   }
 
   if (!o.slurm.empty() && o.slurm != "submit" && o.slurm != "script")
-    throw ConfigError(fmt::format("--slurm: expected no value, 'submit' or 'script', found '{}'", printable_text(o.slurm, 80)));
+    throw ConfigError(
+        fmt::format("--slurm: expected no value, 'submit' or 'script', found '{}'", printable_text(o.slurm, 80)));
   if (!o.partition.empty()) validate_partition(o.partition);
   if (!o.time_limit.empty()) validate_time_limit(o.time_limit);
   if (o.slurm.empty() && (!o.partition.empty() || !o.time_limit.empty()))
