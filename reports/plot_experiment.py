@@ -549,6 +549,8 @@ def main(argv=None):
         print(f"{ME}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
+    if not figures:
+        return 0
     load_matplotlib()
     # Matplotlib's built-in defaults, not the user's matplotlibrc: same input, same bytes.
     matplotlib.rcdefaults()

@@ -412,6 +412,23 @@ class PlotExperimentTest(unittest.TestCase):
             self.assertEqual(f.read(), before)
         self.assertEqual(sorted(os.listdir(os.path.join(d, "figures"))), ["f.json", "f.png", "f.svg"])
 
+    def test_write_errors_exit_3_and_leave_no_temporary_files(self):
+        s = self.sweep([(POLICY, ["fcfs"]), (RATE, [10, 20])], [figure("f", RATE, "mean_ms")])
+        s.add_grid()
+        d = s.write()
+        with open(os.path.join(d, "figures"), "w", encoding="utf-8"):
+            pass                                  # a file where the directory should be
+        result = self.run_script(d)
+        self.assertEqual(result.returncode, 3, result.stderr)
+        self.assertIn("cannot write to " + os.path.join(d, "figures"), result.stderr)
+        os.unlink(os.path.join(d, "figures"))
+        os.makedirs(os.path.join(d, "figures", "f.svg"))   # the rename over f.svg fails
+        result = self.run_script(d)
+        self.assertEqual(result.returncode, 3, result.stderr)
+        # f.png was complete and renamed before the failing rename; no .tmp file remains.
+        self.assertEqual(sorted(os.listdir(os.path.join(d, "figures"))), ["f.png", "f.svg"])
+        self.assertTrue(os.path.isdir(os.path.join(d, "figures", "f.svg")))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
