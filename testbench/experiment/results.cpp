@@ -131,7 +131,17 @@ nlohmann::json experiment_record(const Experiment& ex, const Plan& plan) {
   j["axes"] = json::array();
   for (const Axis& a : ex.axes) {
     json values = json::array();
-    for (const AxisValue& v : a.values) values.push_back(v.text);
+    // Typed as in the experiment file (the figures plot numbers as numbers); arrays as text.
+    for (const AxisValue& v : a.values) {
+      if (const auto i = v.node->value_exact<std::int64_t>())
+        values.push_back(*i);
+      else if (const auto d = v.node->value_exact<double>())
+        values.push_back(*d);
+      else if (const auto b = v.node->value_exact<bool>())
+        values.push_back(*b);
+      else
+        values.push_back(v.text);
+    }
     json axis = {{"key", a.key}, {"values", values}};
     if (a.zip >= 0) axis["zip"] = a.zip;
     j["axes"].push_back(axis);

@@ -68,14 +68,18 @@ def check_figure(out, name, metric, rows):
     with open(os.path.join(out, "figures", f"{name}.json")) as f:
         fig = json.load(f)
     panel = fig["panels"][0]
-    labels = [s["label"] for s in panel["series"]]
+    labels = [s["label"] for s in panel["lines"]]
+    assert fig["legend"]["labels"] == labels, fig["legend"]
     assert labels == ["fcfs", "sstf", "scan", "look", "cscan", "clook", "sptf", "aged_sptf"], labels
-    for s in panel["series"]:
+    assert panel["xscale"] == "linear", panel["xscale"]
+    for s in panel["lines"]:
         expected = sorted((int(r["workload.rate_per_s"]), float(r[f"{metric}_mean"]), float(r[f"{metric}_ci95"]))
                           for r in rows if r["firmware.policy"] == s["label"])
-        assert [x for x, _, _ in expected] == [round(x) for x in s["x"]], (s["label"], s["x"])
-        for (_, y, ci), sy in zip(expected, s["y"]):
+        assert [x for x, _, _ in expected] == s["x"], (s["label"], s["x"])  # numeric x, in order
+        assert len(s["y"]) == len(expected)
+        for (_, y, ci), sy, lo, hi in zip(expected, s["y"], s["ci95_low"], s["ci95_high"]):
             assert math.isclose(y, sy, rel_tol=1e-12), (s["label"], y, sy)
+            assert math.isclose(lo, y - ci, rel_tol=1e-9) and math.isclose(hi, y + ci, rel_tol=1e-9), (s["label"], lo, hi)
     svg = open(os.path.join(out, "figures", f"{name}.svg")).read()
     for label in labels:
         assert f'id="series-{label}"' in svg, label
