@@ -42,18 +42,8 @@ std::string where_of(const std::string& file, const toml::node& n) {
   return fmt::format("{}:{}", file, n.source().begin.line);
 }
 
-/// What a value looks like in a message.
-std::string shown(const toml::node& n) {
-  if (const auto s = n.value_exact<std::string>()) return "'" + clip(*s) + "'";
-  std::ostringstream os;
-  if (n.is_table())
-    return "a table";
-  else if (const toml::array* a = n.as_array())
-    os << *a;
-  else
-    os << toml::toml_formatter{n};
-  return clip(os.str());
-}
+/// What a value looks like in a message (as the scenario loader quotes it).
+std::string shown(const toml::node& n) { return describe_toml_value(n); }
 
 /// A value as a CSV cell and in the seed's assignment string: strings bare, numbers in
 /// shortest round-trip form, booleans true/false, arrays in TOML form.

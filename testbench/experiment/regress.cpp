@@ -32,26 +32,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A value as a message quotes it (as the scenario loader does): strings in single quotes,
-/// numbers and booleans bare, tables and arrays by kind.
-std::string show(const toml::node& n) {
-  std::ostringstream os;
-  if (n.is_string())
-    os << '\'' << *n.value<std::string>() << '\'';
-  else if (n.is_table())
-    os << "a table";
-  else if (n.is_array())
-    os << "an array";
-  else if (n.is_integer())
-    os << *n.value<std::int64_t>();
-  else if (n.is_floating_point())
-    os << *n.value<double>();
-  else if (n.is_boolean())
-    os << (*n.value<bool>() ? "true" : "false");
-  else
-    os << "a " << n.type();
-  return printable_text(os.str(), 60);
-}
+/// A value as a message quotes it (as the scenario loader does).
+std::string show(const toml::node& n) { return describe_toml_value(n); }
 
 std::string line_of(const std::string& file, const toml::node& n) {
   return fmt::format("{}:{}", file, n.source().begin.line);

@@ -19,14 +19,6 @@ namespace drivevp::experiment {
 namespace fs = std::filesystem;
 namespace {
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
 /// A CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF, quotes doubled.
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
@@ -173,7 +165,7 @@ nlohmann::json experiment_record(const Experiment& ex, const Plan& plan) {
 
 Plan read_plan(const std::string& dir) {
   const std::string file = dir + "/experiment.json";
-  const std::string text = read_text(file);
+  const std::string text = read_file_text(file);
   if (text.empty()) bad_plan(file, "cannot read the sweep's experiment record");
   Plan plan;
   try {
@@ -197,6 +189,14 @@ Plan read_plan(const std::string& dir) {
     bad_plan(file, fmt::format("not a sweep record: {}", e.what()));
   }
   return plan;
+}
+
+std::string read_file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
 }
 
 void write_file_atomic(const std::string& path, const std::string& text) {
@@ -230,7 +230,7 @@ std::string run_result(const std::string& dir, const PlanPoint& p, int rep) {
 
 namespace {
 std::optional<nlohmann::json> read_result(const std::string& dir, const PlanPoint& p, int rep) {
-  const std::string text = read_text(run_result(dir, p, rep));
+  const std::string text = read_file_text(run_result(dir, p, rep));
   if (text.empty()) return std::nullopt;
   try {
     nlohmann::json j = nlohmann::json::parse(text);
@@ -285,7 +285,7 @@ std::size_t execute_runs(const Plan& plan, const std::string& dir, const std::ve
     nlohmann::json metrics = nlohmann::json::object();
     if (jr.exit_status == 0 || jr.exit_status == 1) {
       try {
-        const nlohmann::json summary = nlohmann::json::parse(read_text(run_dir(dir, p, r.rep) + "/summary.json"));
+        const nlohmann::json summary = nlohmann::json::parse(read_file_text(run_dir(dir, p, r.rep) + "/summary.json"));
         std::vector<std::string> absent;
         for (const Metric& m : plan.metrics) {
           const nlohmann::json* v = lookup(summary, m.path);

@@ -48,6 +48,9 @@ nlohmann::json experiment_record(const Experiment& ex, const Plan& plan);
 /// Reads the plan from DIR/experiment.json. Throws ConfigError naming the file and what is wrong.
 Plan read_plan(const std::string& dir);
 
+/// The whole content of the file at `path`, or "" when it cannot be read.
+std::string read_file_text(const std::string& path);
+
 /// Writes `text` to `path` through a temporary file in the same directory and rename(2): a
 /// reader sees the old file or the whole new one. Throws std::runtime_error naming the path.
 void write_file_atomic(const std::string& path, const std::string& text);

@@ -28,14 +28,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
 std::string hms(double s) {
   if (!(s >= 0) || s > 1e7) return "--:--";
   const long t = static_cast<long>(s + 0.5);
@@ -53,7 +45,7 @@ int lock_output(const std::string& dir) {
   if (fd < 0)
     throw std::runtime_error(fmt::format("cannot create {}: {}", printable_text(path, 200), std::strerror(errno)));
   if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    const std::string holder = read_text(path);
+    const std::string holder = read_file_text(path);
     const long pid = std::atol(holder.c_str());
     if (pid > 0 && kill(static_cast<pid_t>(pid), 0) == 0) {
       close(fd);
@@ -189,14 +181,14 @@ int sweep_main(const SweepOptions& o) {
     const std::string pdir = dir + "/points/" + p.id;
     fs::create_directories(pdir, ec);
     if (ec) throw std::runtime_error(fmt::format("cannot create {}: {}", printable_text(pdir, 200), ec.message()));
-    if (read_text(pdir + "/scenario.toml") != p.resolved_toml)
+    if (read_file_text(pdir + "/scenario.toml") != p.resolved_toml)
       write_file_atomic(pdir + "/scenario.toml", p.resolved_toml);
     nlohmann::json pj = {{"id", p.id}, {"index", p.index}, {"scenario_sha256", p.scenario_sha256}};
     pj["axes"] = nlohmann::json::object();
     for (std::size_t a = 0; a < plan.axis_keys.size(); ++a) pj["axes"][plan.axis_keys[a]] = plan.points[i].axis_text[a];
     pj["seeds"] = plan.points[i].seeds;
     const std::string pjt = pj.dump(2) + "\n";
-    if (read_text(pdir + "/point.json") != pjt) write_file_atomic(pdir + "/point.json", pjt);
+    if (read_file_text(pdir + "/point.json") != pjt) write_file_atomic(pdir + "/point.json", pjt);
   }
 
   const std::vector<RunRef> runs = incomplete_runs(plan, dir, 0, plan.points.size());

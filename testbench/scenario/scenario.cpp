@@ -35,25 +35,6 @@ struct Invalid {
   std::string found;
 };
 
-std::string show(const toml::node& n) {
-  std::ostringstream os;
-  if (n.is_string())
-    os << '\'' << *n.value<std::string>() << '\'';
-  else if (n.is_table())
-    os << "a table";
-  else if (const toml::array* a = n.as_array())
-    os << *a;
-  else if (n.is_integer())
-    os << *n.value<std::int64_t>();
-  else if (n.is_floating_point())
-    os << *n.value<double>();
-  else if (n.is_boolean())
-    os << (*n.value<bool>() ? "true" : "false");
-  else
-    os << "a " << n.type();
-  return printable_text(os.str(), 60);
-}
-
 /// A key or a --set argument as a message quotes it: printable and at most 80 bytes.
 std::string clip(const std::string& s) { return printable_text(s, 80); }
 
@@ -99,8 +80,8 @@ void check_nesting(std::string_view text, const std::string& file) {
 std::int64_t get_int(const toml::node& n, std::int64_t lo, std::int64_t hi) {
   const auto v = n.value_exact<std::int64_t>();
   const std::string range = fmt::format("an integer in [{}, {}]", lo, hi);
-  if (!v) throw Invalid{range, show(n)};
-  if (*v < lo || *v > hi) throw Invalid{range, show(n)};
+  if (!v) throw Invalid{range, describe_toml_value(n)};
+  if (*v < lo || *v > hi) throw Invalid{range, describe_toml_value(n)};
   return *v;
 }
 
@@ -108,14 +89,14 @@ double get_float(const toml::node& n, double lo, double hi, bool lo_open = false
   const auto v =
       n.is_integer() ? std::optional<double>(static_cast<double>(*n.value<std::int64_t>())) : n.value_exact<double>();
   const std::string range = fmt::format("a number in {}{}, {}]", lo_open ? "(" : "[", lo, hi);
-  if (!v || !std::isfinite(*v)) throw Invalid{range, show(n)};
-  if (*v < lo || (lo_open && *v == lo) || *v > hi) throw Invalid{range, show(n)};
+  if (!v || !std::isfinite(*v)) throw Invalid{range, describe_toml_value(n)};
+  if (*v < lo || (lo_open && *v == lo) || *v > hi) throw Invalid{range, describe_toml_value(n)};
   return *v;
 }
 
 bool get_bool(const toml::node& n) {
   const auto v = n.value_exact<bool>();
-  if (!v) throw Invalid{"true or false", show(n)};
+  if (!v) throw Invalid{"true or false", describe_toml_value(n)};
   return *v;
 }
 
@@ -128,13 +109,13 @@ std::string one_of_text(const std::vector<std::string>& allowed) {
 std::string get_choice(const toml::node& n, const std::vector<std::string>& allowed) {
   const auto v = n.value_exact<std::string>();
   if (!v || std::find(allowed.begin(), allowed.end(), *v) == allowed.end())
-    throw Invalid{one_of_text(allowed), show(n)};
+    throw Invalid{one_of_text(allowed), describe_toml_value(n)};
   return *v;
 }
 
 std::string get_string(const toml::node& n) {
   const auto v = n.value_exact<std::string>();
-  if (!v || v->empty()) throw Invalid{"a non-empty string", show(n)};
+  if (!v || v->empty()) throw Invalid{"a non-empty string", describe_toml_value(n)};
   return *v;
 }
 
@@ -143,22 +124,22 @@ Time get_time(const toml::node& n) {
   const std::string expected = "a duration: seconds as a number, or a string such as \"250 ms\" (ps, ns, us, ms, s)";
   if (n.is_number()) {
     const double s = n.is_integer() ? static_cast<double>(*n.value<std::int64_t>()) : *n.value<double>();
-    if (!std::isfinite(s) || s < 0 || s > 9.0e6) throw Invalid{expected + ", >= 0", show(n)};
+    if (!std::isfinite(s) || s < 0 || s > 9.0e6) throw Invalid{expected + ", >= 0", describe_toml_value(n)};
     return from_s(s);
   }
   const auto str = n.value_exact<std::string>();
-  if (!str) throw Invalid{expected, show(n)};
+  if (!str) throw Invalid{expected, describe_toml_value(n)};
   std::istringstream is(*str);
   double v = 0;
   std::string unit;
   if (!(is >> v) || !(is >> unit) || !is.eof() || v < 0 || !std::isfinite(v)) {
     is.clear();
-    throw Invalid{expected, show(n)};
+    throw Invalid{expected, describe_toml_value(n)};
   }
   static const std::map<std::string, double> to_s_factor = {
       {"ps", 1e-12}, {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
   auto it = to_s_factor.find(unit);
-  if (it == to_s_factor.end() || v * it->second > 9.0e6) throw Invalid{expected, show(n)};
+  if (it == to_s_factor.end() || v * it->second > 9.0e6) throw Invalid{expected, describe_toml_value(n)};
   return from_s(v * it->second);
 }
 
@@ -197,24 +178,25 @@ std::vector<KeySpec> build_schema() {
             "an array of [first_cylinder, cylinders, sectors_per_track] triples tiling [0, device.cylinders) in order";
         const toml::array* a = n.as_array();
         if (!a || a->empty() || a->size() > ParameterPage::kMaxZones)
-          throw Invalid{expected + ", 1 to 64 zones", show(n)};
+          throw Invalid{expected + ", 1 to 64 zones", describe_toml_value(n)};
         std::vector<Zone> zones;
         std::uint32_t next = 0;
         for (const toml::node& e : *a) {
           const toml::array* z = e.as_array();
-          if (!z || z->size() != 3) throw Invalid{expected, show(e)};
+          if (!z || z->size() != 3) throw Invalid{expected, describe_toml_value(e)};
           Zone zone{static_cast<std::uint32_t>(get_int(*z->get(0), 0, 10'000'000)),
                     static_cast<std::uint32_t>(get_int(*z->get(1), 1, 10'000'000)),
                     static_cast<std::uint32_t>(get_int(*z->get(2), 1, 100'000))};
           if (zone.first_cylinder != next)
-            throw Invalid{expected + " (next zone must start at cylinder " + std::to_string(next) + ")", show(e)};
+            throw Invalid{expected + " (next zone must start at cylinder " + std::to_string(next) + ")",
+                          describe_toml_value(e)};
           next += zone.cylinders;
           zones.push_back(zone);
         }
         if (next != sc.device.cylinders)
           throw Invalid{expected + " (zones cover " + std::to_string(next) + " cylinders, device.cylinders is " +
                             std::to_string(sc.device.cylinders) + ")",
-                        show(n)};
+                        describe_toml_value(n)};
         sc.device.zones = std::move(zones);
       });
   add("device.track_skew", "integer", "[0, 99999]", "track skew in sectors", [](const toml::node& n, Scenario& sc) {
@@ -252,14 +234,14 @@ std::vector<KeySpec> build_schema() {
       "seek profile as a table of samples (overrides the curve)", [](const toml::node& n, Scenario& sc) {
         const std::string expected = "an array of [distance, ms] pairs, distances >= 1 strictly increasing";
         const toml::array* a = n.as_array();
-        if (!a || a->empty()) throw Invalid{expected, show(n)};
+        if (!a || a->empty()) throw Invalid{expected, describe_toml_value(n)};
         std::vector<std::uint32_t> d;
         std::vector<Time> t;
         for (const toml::node& e : *a) {
           const toml::array* p = e.as_array();
-          if (!p || p->size() != 2) throw Invalid{expected, show(e)};
+          if (!p || p->size() != 2) throw Invalid{expected, describe_toml_value(e)};
           const std::int64_t dist = get_int(*p->get(0), 1, 10'000'000);
-          if (!d.empty() && dist <= d.back()) throw Invalid{expected, show(e)};
+          if (!d.empty() && dist <= d.back()) throw Invalid{expected, describe_toml_value(e)};
           d.push_back(static_cast<std::uint32_t>(dist));
           t.push_back(from_ms(get_float(*p->get(1), 0, 10'000)));
         }
@@ -338,7 +320,7 @@ std::vector<KeySpec> build_schema() {
       "trace: file(s), relative to the scenario file", [](const toml::node& n, Scenario& sc) {
         sc.trace.paths.clear();
         if (const toml::array* a = n.as_array()) {
-          if (a->empty()) throw Invalid{"a non-empty string or array of strings", show(n)};
+          if (a->empty()) throw Invalid{"a non-empty string or array of strings", describe_toml_value(n)};
           for (const toml::node& e : *a) sc.trace.paths.push_back(get_string(e));
         } else {
           sc.trace.paths.push_back(get_string(n));
@@ -362,7 +344,7 @@ std::vector<KeySpec> build_schema() {
           sc.trace.device.reset();
           return;
         }
-        if (!n.is_integer()) throw Invalid{"an integer in [0, 4294967295] or \"all\"", show(n)};
+        if (!n.is_integer()) throw Invalid{"an integer in [0, 4294967295] or \"all\"", describe_toml_value(n)};
         sc.trace.device = static_cast<std::uint32_t>(get_int(n, 0, 4294967295LL));
       });
   // The trace clock is int64 picoseconds from the trace start: 9,223,371 s (106 days).
@@ -400,7 +382,8 @@ std::vector<KeySpec> build_schema() {
   add("trace.groups", "array of strings", "any of mechanics, firmware, bus, host", "signal groups to trace",
       [](const toml::node& n, Scenario& sc) {
         const toml::array* a = n.as_array();
-        if (!a || a->empty()) throw Invalid{"a non-empty array of mechanics, firmware, bus, host", show(n)};
+        if (!a || a->empty())
+          throw Invalid{"a non-empty array of mechanics, firmware, bus, host", describe_toml_value(n)};
         sc.trace_groups.clear();
         for (const toml::node& e : *a) {
           const std::string g = get_choice(e, {"mechanics", "firmware", "bus", "host"});
@@ -465,6 +448,25 @@ std::string data_dir() {
 }
 
 }  // namespace
+
+std::string describe_toml_value(const toml::node& n) {
+  std::ostringstream os;
+  if (n.is_string())
+    os << '\'' << *n.value<std::string>() << '\'';
+  else if (n.is_table())
+    os << "a table";
+  else if (const toml::array* a = n.as_array())
+    os << *a;
+  else if (n.is_integer())
+    os << *n.value<std::int64_t>();
+  else if (n.is_floating_point())
+    os << *n.value<double>();
+  else if (n.is_boolean())
+    os << (*n.value<bool>() ? "true" : "false");
+  else
+    os << "a " << n.type();
+  return printable_text(os.str(), 60);
+}
 
 const char* default_scenario_text() { return kDefaultScenarioToml; }
 

@@ -76,6 +76,10 @@ struct ScenarioEntry {
 /// Dotted key ("firmware.policy") -> value.
 using ScenarioEntries = std::map<std::string, ScenarioEntry>;
 
+/// A TOML value as an error message quotes it ("found ..."): strings in single quotes, arrays in
+/// TOML form, "a table" for a table; printable (printable_text) and at most 60 bytes.
+std::string describe_toml_value(const toml::node& value);
+
 /// Reads and parses a scenario file (`path` empty: the embedded default) without validating
 /// its keys. Throws ConfigError: unreadable, larger than 1 MiB, nested deeper than 16 levels,
 /// TOML syntax.
