@@ -2,10 +2,11 @@
 //
 //   drivevp run [SCENARIO.toml] [--set KEY=VALUE ...] [--out DIR] [--lenient] [--trace]
 //   drivevp sweep EXPERIMENT.toml [--jobs N] [--out DIR] [--set KEY=VALUE ...] [--resume] [--dry-run]
+//                 [--timeout S]
 //   drivevp sweep EXPERIMENT.toml --slurm[=script] [--partition P] [--time T] [--array-chunk K] [--out DIR]
 //   drivevp sweep --collect DIR
 //   drivevp keys
-//   drivevp regress SUITE.toml [--jobs N] [--out DIR] [--junit FILE] [--update]
+//   drivevp regress SUITE.toml [--jobs N] [--out DIR] [--junit FILE] [--update] [--timeout S]
 //
 // Exit status: 0 run completed and every checker passed; 1 a checker failed; 2 bad input
 // (command line, scenario, trace) or the output directory is in use by another run — nothing was
@@ -63,6 +64,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{4096}));
   sweep->add_option("--out", sw.out, "output directory (default: out/sweeps/<experiment name>)");
   sweep->add_flag("--resume", sw.resume, "continue an earlier sweep in --out (a plain rerun does the same)");
+  sweep->add_option("--timeout", sw.timeout_s, "stop and fail a run still running after SECONDS")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0.001, 1e7));
   sweep->add_flag("--dry-run", sw.dry_run, "validate every point and list them; run and write nothing");
   CLI::Option* slurm =
       sweep->add_option("--slurm", sw.slurm, "run as a Slurm job array (=script: only write the script)")
@@ -84,6 +88,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 4096));
   regress->add_option("--out", regress_options.out_dir, "output directory (default: out/regress/<suite name>)");
   regress->add_option("--junit", regress_options.junit, "write a JUnit XML report to FILE")->type_name("FILE");
+  regress->add_option("--timeout", regress_options.timeout_s, "fail a case still running after SECONDS")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0.001, 1e7));
   regress->add_flag("--update", regress_options.update, "rewrite the reference files, showing what changed");
   try {
     app.parse(argc, argv);

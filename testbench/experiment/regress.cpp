@@ -23,6 +23,7 @@
 #include <pugixml.hpp>
 
 #include "testbench/experiment/experiment.h"
+#include "testbench/experiment/results.h"
 #include "testbench/experiment/runner.h"
 #include "testbench/scenario/scenario.h"
 #include "testbench/trace/trace_reader.h"  // printable_text
@@ -802,39 +803,6 @@ std::string junit_xml(const RegressSuite& suite, const std::vector<CaseResult>& 
   return os.str();
 }
 
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const fs::path p(path);
-  std::error_code ec;
-  if (p.has_parent_path()) {
-    fs::create_directories(p.parent_path(), ec);
-    if (ec)
-      throw std::runtime_error(
-          fmt::format("cannot create {}: {}", printable_text(p.parent_path().string(), 200), ec.message()));
-  }
-  const std::string tmp = fmt::format("{}.tmp-{}", path, ::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    throw std::runtime_error(fmt::format("cannot write {}: {}", printable_text(path, 200), std::strerror(errno)));
-  std::size_t done = 0;
-  int error = 0;
-  while (done < text.size()) {
-    const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      error = errno;
-      break;
-    }
-    done += static_cast<std::size_t>(w);
-  }
-  if (!error && ::fsync(fd) != 0) error = errno;
-  if (::close(fd) != 0 && !error) error = errno;
-  if (!error && std::rename(tmp.c_str(), path.c_str()) != 0) error = errno;
-  if (error) {
-    ::unlink(tmp.c_str());
-    throw std::runtime_error(fmt::format("cannot write {}: {}", printable_text(path, 200), std::strerror(error)));
-  }
-}
-
 namespace {
 
 int regress(const RegressOptions& options, std::ostream& out, std::ostream& err) {
@@ -859,8 +827,9 @@ int regress(const RegressOptions& options, std::ostream& out, std::ostream& err)
     for (const RegressCase& c : suite.cases) {
       const std::string case_dir = (fs::path(dir) / "cases" / c.name).string();
       const std::string scenario = case_dir + "/scenario.toml";
-      write_file_atomically(scenario, c.resolved_toml);
-      jobs.push_back({{program, "run", scenario, "--out", case_dir + "/out"}, case_dir + "/run.log"});
+      write_file_atomic(scenario, c.resolved_toml);
+      jobs.push_back(
+          {{program, "run", scenario, "--out", case_dir + "/out"}, case_dir + "/run.log", options.timeout_s});
       summaries.push_back(case_dir + "/out/summary.json");
     }
   } catch (const std::exception& e) {
@@ -915,7 +884,7 @@ int regress(const RegressOptions& options, std::ostream& out, std::ostream& err)
       const std::string shown = c.reference_as_written;
       try {
         if (!changes.empty()) {
-          write_file_atomically(c.reference, reference_text(new_reference));
+          write_file_atomic(c.reference, reference_text(new_reference));
           ++updated;
         }
         if (changes.size() == 1 && changes[0] == "new reference") {
@@ -950,7 +919,7 @@ int regress(const RegressOptions& options, std::ostream& out, std::ostream& err)
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
     try {
-      write_file_atomically(options.junit, junit_xml(suite, results, seconds, stamp, host));
+      write_file_atomic(options.junit, junit_xml(suite, results, seconds, stamp, host));
       line += "; JUnit report " + options.junit;
     } catch (const std::exception& e) {
       err << "drivevp regress: output error: " << e.what() << "\n";

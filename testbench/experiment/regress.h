@@ -151,10 +151,6 @@ std::string xml_safe(const std::string& text);
 std::string junit_xml(const RegressSuite& suite, const std::vector<CaseResult>& results, double seconds,
                       const std::string& timestamp, const std::string& hostname);
 
-/// Writes `text` to `path` atomically: a temporary file in the same directory (created with its
-/// parents) then rename(). Throws std::runtime_error naming the path and the reason.
-void write_file_atomically(const std::string& path, const std::string& text);
-
 /// `drivevp regress` options.
 struct RegressOptions {
   std::string suite;     ///< the suite file
@@ -163,6 +159,7 @@ struct RegressOptions {
   std::string junit;     ///< "" = no JUnit report
   bool update = false;   ///< rewrite the references of the cases that ran
   std::string program;   ///< the drivevp binary the cases run; "" = this executable
+  double timeout_s = 0;  ///< per-case wall-clock limit, seconds; 0 = none (a case past it fails)
 };
 
 /// Runs `drivevp regress`: validates the suite (ConfigError: message on `err`, exit 2, nothing

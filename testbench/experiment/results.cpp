@@ -1,5 +1,6 @@
 #include "testbench/experiment/results.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <boost/math/distributions/students_t.hpp>
@@ -200,23 +201,35 @@ std::string read_file_text(const std::string& path) {
 }
 
 void write_file_atomic(const std::string& path, const std::string& text) {
-  const std::string tmp = fmt::format("{}.tmp.{}", path, getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      const int err = errno;
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw std::runtime_error(fmt::format("cannot write {}: {}", printable_text(path, 200), std::strerror(err)));
-    }
-  }
+  const fs::path p(path);
   std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw std::runtime_error(fmt::format("cannot write {}: {}", printable_text(path, 200), ec.message()));
+  if (p.has_parent_path()) {
+    fs::create_directories(p.parent_path(), ec);
+    if (ec)
+      throw std::runtime_error(
+          fmt::format("cannot create {}: {}", printable_text(p.parent_path().string(), 200), ec.message()));
+  }
+  const std::string tmp = fmt::format("{}.tmp-{}", path, ::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw std::runtime_error(fmt::format("cannot write {}: {}", printable_text(path, 200), std::strerror(errno)));
+  std::size_t done = 0;
+  int error = 0;
+  while (done < text.size()) {
+    const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      error = errno;
+      break;
+    }
+    done += static_cast<std::size_t>(w);
+  }
+  if (!error && ::fsync(fd) != 0) error = errno;
+  if (::close(fd) != 0 && !error) error = errno;
+  if (!error && std::rename(tmp.c_str(), path.c_str()) != 0) error = errno;
+  if (error) {
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(fmt::format("cannot write {}: {}", printable_text(path, 200), std::strerror(error)));
   }
 }
 
@@ -258,7 +271,8 @@ std::vector<RunRef> incomplete_runs(const Plan& plan, const std::string& dir, st
 }
 
 std::size_t execute_runs(const Plan& plan, const std::string& dir, const std::vector<RunRef>& runs,
-                         std::size_t parallel, const std::string& drivevp_binary, const RunDone& on_done) {
+                         std::size_t parallel, const std::string& drivevp_binary, const RunDone& on_done,
+                         double timeout_s) {
   std::vector<Job> jobs;
   jobs.reserve(runs.size());
   for (const RunRef& r : runs) {
@@ -269,7 +283,8 @@ std::size_t execute_runs(const Plan& plan, const std::string& dir, const std::ve
     jobs.push_back(
         {{drivevp_binary, "run", fmt::format("{}/points/{}/scenario.toml", dir, p.id), "--set",
           fmt::format("run.seed={}", p.seeds[static_cast<std::size_t>(r.rep)]), "--out", run_dir(dir, p, r.rep)},
-         run_log(dir, p, r.rep)});
+         run_log(dir, p, r.rep),
+         timeout_s});
   }
   std::size_t failures = 0;
   run_jobs(jobs, parallel, [&](std::size_t i, const JobResult& jr) {

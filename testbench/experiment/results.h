@@ -51,8 +51,9 @@ Plan read_plan(const std::string& dir);
 /// The whole content of the file at `path`, or "" when it cannot be read.
 std::string read_file_text(const std::string& path);
 
-/// Writes `text` to `path` through a temporary file in the same directory and rename(2): a
-/// reader sees the old file or the whole new one. Throws std::runtime_error naming the path.
+/// Writes `text` to `path` through a temporary file in the same directory, fsync(2) and rename(2):
+/// a reader (or a later run after a crash) sees the old file or the whole new one. Creates the
+/// parent directories. Throws std::runtime_error naming the path and the system's reason.
 void write_file_atomic(const std::string& path, const std::string& text);
 
 /// DIR/points/<id>/rep-<k>/ (the run's output directory), .log and .result.json paths.
@@ -73,9 +74,11 @@ using RunDone = std::function<void(const RunRef&, const nlohmann::json&, const J
 /// Runs `runs` as `drivevp run DIR/points/<id>/scenario.toml --set run.seed=S --out
 /// DIR/points/<id>/rep-<k>` child processes of `drivevp_binary`, `parallel` at a time, and
 /// writes each run's result record atomically as it ends (failures too, with exit status and
-/// error). Returns the number of runs that failed.
+/// error). `timeout_s` > 0 limits each run's wall-clock time (a run past it is stopped and
+/// recorded as failed, "timed out"). Returns the number of runs that failed.
 std::size_t execute_runs(const Plan& plan, const std::string& dir, const std::vector<RunRef>& runs,
-                         std::size_t parallel, const std::string& drivevp_binary, const RunDone& on_done);
+                         std::size_t parallel, const std::string& drivevp_binary, const RunDone& on_done,
+                         double timeout_s = 0);
 
 /// What collect() found.
 struct Collected {

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <system_error>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -74,7 +76,13 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, std::size_t parall
                                 const std::function<void(std::size_t, const JobResult&)>& on_done) {
   if (parallel == 0) parallel = 1;
   std::vector<JobResult> results(jobs.size());
-  std::map<pid_t, std::pair<std::size_t, Clock::time_point>> running;
+  struct Running {
+    std::size_t index;
+    Clock::time_point started;
+    bool term_sent = false;
+  };
+  std::map<pid_t, Running> running;
+  const bool any_timeout = std::any_of(jobs.begin(), jobs.end(), [](const Job& j) { return j.timeout_s > 0; });
   std::size_t next = 0;
   while (next < jobs.size() || !running.empty()) {
     while (next < jobs.size() && running.size() < parallel) {
@@ -82,17 +90,42 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, std::size_t parall
       ++next;
     }
     int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
+    pid_t pid = 0;
+    if (!any_timeout) {
+      pid = waitpid(-1, &status, 0);
+    } else {
+      // With time limits: poll (1 ms), and stop the runs past their limit.
+      pid = waitpid(-1, &status, WNOHANG);
+      if (pid == 0) {
+        const auto now = Clock::now();
+        for (auto& [child, r] : running) {
+          const double limit = jobs[r.index].timeout_s;
+          if (limit <= 0) continue;
+          const double age = std::chrono::duration<double>(now - r.started).count();
+          if (!r.term_sent && age > limit) {
+            kill(child, SIGTERM);
+            r.term_sent = true;
+          } else if (r.term_sent && age > limit + 10) {
+            kill(child, SIGKILL);
+          }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        continue;
+      }
+    }
     if (pid < 0) {
       if (errno == EINTR) continue;
       break;  // ECHILD: nothing left to wait for (cannot happen while `running` is non-empty)
     }
     auto it = running.find(pid);
     if (it == running.end()) continue;  // not one of ours
-    const auto [index, started] = it->second;
+    const std::size_t index = it->second.index;
+    const Clock::time_point started = it->second.started;
+    const bool term_sent = it->second.term_sent;
     running.erase(it);
     JobResult& r = results[index];
     r.wall = Clock::now() - started;
+    r.timed_out = term_sent;
     if (WIFEXITED(status))
       r.exit_status = WEXITSTATUS(status);
     else if (WIFSIGNALED(status))
@@ -105,6 +138,8 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, std::size_t parall
         r.error = WIFSIGNALED(status) ? fmt::format("killed by signal {}", WTERMSIG(status))
                                       : fmt::format("exit status {}", r.exit_status);
     }
+    if (r.timed_out)
+      r.error = fmt::format("timed out: still running after {} s (stopped with SIGTERM)", jobs[index].timeout_s);
     if (on_done) on_done(index, r);
   }
   return results;

@@ -15,6 +15,8 @@ namespace drivevp::experiment {
 struct Job {
   std::vector<std::string> argv;  ///< argv[0] is the program's path (exec'd as is, no PATH search)
   std::string log_path;           ///< the child's stdout and stderr go here (created/truncated)
+  double timeout_s = 0;           ///< wall-clock limit in seconds; 0 = none. On expiry the child
+                                  ///< gets SIGTERM (it removes its partial outputs), then SIGKILL 10 s later
 };
 
 /// How one job ended.
@@ -24,6 +26,7 @@ struct JobResult {
   std::string error;                      ///< why it failed, for reports: "" when exit_status == 0; else the last
                                           ///< non-empty line of its log (or the start failure), at most 300 bytes
   std::chrono::duration<double> wall{0};  ///< wall-clock time, seconds
+  bool timed_out = false;                 ///< stopped because it ran past Job::timeout_s
 };
 
 /// Runs `jobs`, at most `parallel` (>= 1) at a time, in index order of start. `on_done(i, r)` is

@@ -237,24 +237,27 @@ int sweep_main(const SweepOptions& o) {
   for (const RunRef& r : runs) ++left[r.point];
   std::size_t points_todo = 0, points_done = 0;
   for (int l : left) points_todo += l > 0;
-  execute_runs(plan, dir, runs, jobs, self, [&](const RunRef& r, const nlohmann::json& rec, const JobResult& jr) {
-    ++done;
-    if (rec["status"] != "ok") ++failed;
-    if (--left[r.point] == 0) ++points_done;
-    const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
-    const double eta = elapsed / static_cast<double>(done) * static_cast<double>(runs.size() - done);
-    const std::string state = fmt::format("points {}/{}, runs {}/{}, {} failed, elapsed {}, ETA {}", points_done,
-                                          points_todo, done, runs.size(), failed, hms(elapsed), hms(eta));
-    if (rec["status"] != "ok")
-      fmt::print(stderr, "{}drivevp sweep: {} rep {} failed (exit {}): {}\n", tty ? "\r\033[K" : "",
-                 plan.points[r.point].id, r.rep, jr.exit_status, rec["error"].get<std::string>());
-    if (tty)
-      fmt::print(stderr, "\r\033[K{}", state);
-    else
-      fmt::print(stderr, "{} rep {} {} ({:.2f} s) | {}\n", plan.points[r.point].id, r.rep,
-                 rec["status"].get<std::string>(), jr.wall.count(), state);
-    std::fflush(stderr);
-  });
+  execute_runs(
+      plan, dir, runs, jobs, self,
+      [&](const RunRef& r, const nlohmann::json& rec, const JobResult& jr) {
+        ++done;
+        if (rec["status"] != "ok") ++failed;
+        if (--left[r.point] == 0) ++points_done;
+        const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+        const double eta = elapsed / static_cast<double>(done) * static_cast<double>(runs.size() - done);
+        const std::string state = fmt::format("points {}/{}, runs {}/{}, {} failed, elapsed {}, ETA {}", points_done,
+                                              points_todo, done, runs.size(), failed, hms(elapsed), hms(eta));
+        if (rec["status"] != "ok")
+          fmt::print(stderr, "{}drivevp sweep: {} rep {} failed (exit {}): {}\n", tty ? "\r\033[K" : "",
+                     plan.points[r.point].id, r.rep, jr.exit_status, rec["error"].get<std::string>());
+        if (tty)
+          fmt::print(stderr, "\r\033[K{}", state);
+        else
+          fmt::print(stderr, "{} rep {} {} ({:.2f} s) | {}\n", plan.points[r.point].id, r.rep,
+                     rec["status"].get<std::string>(), jr.wall.count(), state);
+        std::fflush(stderr);
+      },
+      o.timeout_s);
   if (tty && !runs.empty()) fmt::print(stderr, "\n");
   return finish(plan, dir, self);
 }

@@ -16,6 +16,7 @@ struct SweepOptions {
   std::string out;                        ///< output directory; "" = out/sweeps/<experiment name>
   bool resume = false;                    ///< require an earlier sweep of the same experiment in `out`
   bool dry_run = false;                   ///< validate and list the points; run and write nothing
+  double timeout_s = 0;                   ///< per-run wall-clock limit, seconds; 0 = none
   std::string collect;                    ///< --collect DIR: tables and figures from finished runs
   std::string slurm;                      ///< "" no Slurm; "submit"; "script" (write the script only)
   std::string partition, time_limit;      ///< sbatch --partition / --time ("" = cluster defaults)

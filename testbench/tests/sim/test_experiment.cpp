@@ -366,3 +366,28 @@ TEST_CASE("sweep: a bad point stops the sweep before anything runs or is written
 
 }  // namespace
 }  // namespace drivevp
+
+namespace drivevp {
+namespace {
+
+TEST_CASE("sweep: --timeout stops a run past its limit, records it as failed, and the others finish") {
+  TempDir dir("sweep-timeout");
+  const auto exp =
+      write_experiment(dir,
+                       "[device]\npreset = \"hp97560\"\n[workload]\nkind = \"synthetic\"\nloop = "
+                       "\"closed\"\n[run]\ncheck_data = false\n[axes]\n\"run.requests\" = [200, 50000000]\n"
+                       "[metrics]\ncompleted = \"requests.completed\"\n");
+  const auto r = run_drivevp(dir.path(), {"sweep", exp.string(), "--out", (dir / "out").string(), "--timeout", "1"});
+  CHECK(r.status == 1);
+  CHECK(r.err.find("drivevp sweep: p0001 rep 0 failed (exit 143): timed out: still running after 1 s (stopped with "
+                   "SIGTERM)") != std::string::npos);
+  const std::string results = read_text(dir / "out/results.csv");
+  CHECK(results.find("\np0000,200,0,") != std::string::npos);
+  CHECK(results.find(",ok,200\n") != std::string::npos);
+  CHECK(results.find(",failed,\n") != std::string::npos);
+  // The stopped run removed its partial outputs (drivevp run's SIGTERM cleanup).
+  CHECK(!fs::exists(dir / "out/points/p0001/rep-0/summary.json"));
+}
+
+}  // namespace
+}  // namespace drivevp

@@ -16,6 +16,7 @@
 
 #include "sim_test_util.h"
 #include "testbench/experiment/regress.h"
+#include "testbench/experiment/results.h"
 
 namespace drivevp {
 namespace {
