@@ -200,7 +200,7 @@ std::string read_file_text(const std::string& path) {
   return os.str();
 }
 
-void write_file_atomic(const std::string& path, const std::string& text) {
+void write_file_atomic(const std::string& path, const std::string& text, bool durable) {
   const fs::path p(path);
   std::error_code ec;
   if (p.has_parent_path()) {
@@ -224,7 +224,7 @@ void write_file_atomic(const std::string& path, const std::string& text) {
     }
     done += static_cast<std::size_t>(w);
   }
-  if (!error && ::fsync(fd) != 0) error = errno;
+  if (!error && durable && ::fsync(fd) != 0) error = errno;
   if (::close(fd) != 0 && !error) error = errno;
   if (!error && std::rename(tmp.c_str(), path.c_str()) != 0) error = errno;
   if (error) {
@@ -322,7 +322,7 @@ std::size_t execute_runs(const Plan& plan, const std::string& dir, const std::ve
     }
     rec["metrics"] = metrics;
     if (rec["status"] != "ok") ++failures;
-    write_file_atomic(run_result(dir, p, r.rep), rec.dump(1) + "\n");
+    write_file_atomic(run_result(dir, p, r.rep), rec.dump(1) + "\n", /*durable=*/false);
     if (on_done) on_done(r, rec, jr);
   });
   return failures;

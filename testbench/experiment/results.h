@@ -53,8 +53,10 @@ std::string read_file_text(const std::string& path);
 
 /// Writes `text` to `path` through a temporary file in the same directory, fsync(2) and rename(2):
 /// a reader (or a later run after a crash) sees the old file or the whole new one. Creates the
-/// parent directories. Throws std::runtime_error naming the path and the system's reason.
-void write_file_atomic(const std::string& path, const std::string& text);
+/// parent directories. `durable` false skips the fsync (for a sweep's per-run records: a record
+/// that a power cut leaves empty fails to parse, and the run is simply run again). Throws
+/// std::runtime_error naming the path and the system's reason.
+void write_file_atomic(const std::string& path, const std::string& text, bool durable = true);
 
 /// DIR/points/<id>/rep-<k>/ (the run's output directory), .log and .result.json paths.
 std::string run_dir(const std::string& dir, const PlanPoint& p, int rep);
