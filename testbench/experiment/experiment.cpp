@@ -649,7 +649,16 @@ Experiment load_experiment(const std::string& path, const std::vector<std::strin
     const Scenario sc = layers.validate();
     ex.base_seed = sc.seed;  // run.seed is not an axis: the same at every point
     pt.resolved_toml = layers.resolved_toml();
-    pt.scenario_sha256 = sha256_hex(pt.resolved_toml);
+    // The identity of a point is its scenario and the trace files it reads: an edited trace
+    // (another size or modification time) makes the point run again on resume.
+    std::string identity = pt.resolved_toml;
+    for (const std::string& trace : sc.trace.paths) {
+      std::error_code ec;
+      const auto size = fs::file_size(trace, ec);
+      const auto mtime = fs::last_write_time(trace, ec).time_since_epoch().count();
+      identity += fmt::format("# trace file {} size {} mtime {}\n", trace, ec ? 0 : size, ec ? 0 : mtime);
+    }
+    pt.scenario_sha256 = sha256_hex(identity);
     ex.points.push_back(std::move(pt));
   }
   return ex;

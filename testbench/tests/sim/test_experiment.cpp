@@ -391,3 +391,32 @@ TEST_CASE("sweep: --timeout stops a run past its limit, records it as failed, an
 
 }  // namespace
 }  // namespace drivevp
+
+namespace drivevp {
+namespace {
+
+TEST_CASE("sweep: an edited trace file makes the points that read it run again") {
+  TempDir dir("sweep-trace-edit");
+  write_text(dir / "a.trace", disksim_line(0, 0, 8, true) + disksim_line(2, 5000, 8, true));
+  write_text(dir / "b.trace", disksim_line(0, 100, 8, true) + disksim_line(3, 9000, 8, true));
+  const auto exp = write_experiment(dir,
+                                    "[workload]\nkind = \"trace\"\nformat = \"disksim\"\n[axes]\n"
+                                    "\"workload.path\" = [\"a.trace\", \"b.trace\"]\n"
+                                    "\"firmware.policy\" = [\"fcfs\", \"sptf\"]\n"
+                                    "[metrics]\ncompleted = \"requests.completed\"\n");
+  const std::string out = (dir / "out").string();
+  REQUIRE(run_drivevp(dir.path(), {"sweep", exp.string(), "--out", out}).status == 0);
+  CHECK(run_drivevp(dir.path(), {"sweep", exp.string(), "--out", out}).out.find("4 done earlier, 0 to run") !=
+        std::string::npos);
+  write_text(dir / "b.trace",
+             disksim_line(0, 100, 8, true) + disksim_line(3, 9000, 8, true) + disksim_line(4, 700, 8, true));
+  const auto again = run_drivevp(dir.path(), {"sweep", exp.string(), "--out", out});
+  CHECK(again.out.find("2 done earlier, 2 to run") != std::string::npos);
+  const std::string results = read_text(dir / "out/results.csv");
+  CHECK(results.find("\np0002,b.trace,fcfs,0,") != std::string::npos);
+  CHECK(results.find(",ok,3\n") != std::string::npos);  // b.trace's three requests
+  CHECK(results.find(",ok,2\n") != std::string::npos);  // a.trace's two
+}
+
+}  // namespace
+}  // namespace drivevp
