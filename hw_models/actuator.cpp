@@ -4,6 +4,8 @@
 
 #include "tlm_bus/sc/time.h"
 
+#include "tlm_bus/devices/disk_registers.h"
+
 namespace drivevp {
 
 Actuator::Actuator(sc_core::sc_module_name name, const DiskParams& params)
@@ -11,30 +13,30 @@ Actuator::Actuator(sc_core::sc_module_name name, const DiskParams& params)
   socket.register_b_transport(this, &Actuator::b_transport);
   auto u64 = [](auto v) { return static_cast<std::uint64_t>(v); };
   regs_.add(
-      "TARGET_CYLINDER", 0x00, 4, [this, u64] { return u64(target_cylinder_); },
+      "TARGET_CYLINDER", disk_regs::actuator::kTargetCylinder, 4, [this, u64] { return u64(target_cylinder_); },
       [this](std::uint64_t v, tlm::tlm_generic_payload&) { target_cylinder_ = static_cast<std::uint32_t>(v); });
   regs_.add(
-      "TARGET_HEAD", 0x04, 4, [this, u64] { return u64(target_head_); },
+      "TARGET_HEAD", disk_regs::actuator::kTargetHead, 4, [this, u64] { return u64(target_head_); },
       [this](std::uint64_t v, tlm::tlm_generic_payload&) { target_head_ = static_cast<std::uint32_t>(v); });
-  regs_.add("COMMAND", 0x08, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload&) {
-    if (v == 1) start_seek(regs_.access_delay());
+  regs_.add("COMMAND", disk_regs::actuator::kCommand, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+    if (v == disk_regs::actuator::kCmdSeek) start_seek(regs_.access_delay());
   });
-  regs_.add("STATUS", 0x0C, 4, [this] { return status(); });
-  regs_.add("CYLINDER", 0x10, 4, [this, u64] { return u64(cylinder_.get()); });
-  regs_.add("HEAD", 0x14, 4, [this, u64] { return u64(head_.get()); });
+  regs_.add("STATUS", disk_regs::actuator::kStatus, 4, [this] { return status(); });
+  regs_.add("CYLINDER", disk_regs::actuator::kCylinder, 4, [this, u64] { return u64(cylinder_.get()); });
+  regs_.add("HEAD", disk_regs::actuator::kHead, 4, [this, u64] { return u64(head_.get()); });
   // IRQ_ACK: a write acknowledges; a read returns STATUS and acknowledges (read to clear), so
   // that one burst from 0x18 takes the status, the acknowledge and the seek log together.
   regs_.add(
-      "IRQ_ACK", 0x18, 4,
+      "IRQ_ACK", disk_regs::actuator::kIrqAck, 4,
       [this] {
         const std::uint64_t s = status();
         acknowledge();
         return s;
       },
       [this](std::uint64_t, tlm::tlm_generic_payload&) { acknowledge(); });
-  regs_.add("SEEK_START_PS", 0x20, 8, [this, u64] { return u64(seek_start_.count()); });
-  regs_.add("SEEK_END_PS", 0x28, 8, [this, u64] { return u64(seek_end_.count()); });
-  regs_.add("SEEK_DISTANCE", 0x30, 4, [this, u64] { return u64(seek_distance_); });
+  regs_.add("SEEK_START_PS", disk_regs::actuator::kSeekStartPs, 8, [this, u64] { return u64(seek_start_.count()); });
+  regs_.add("SEEK_END_PS", disk_regs::actuator::kSeekEndPs, 8, [this, u64] { return u64(seek_end_.count()); });
+  regs_.add("SEEK_DISTANCE", disk_regs::actuator::kSeekDistance, 4, [this, u64] { return u64(seek_distance_); });
   SC_HAS_PROCESS(Actuator);
   SC_METHOD(on_seek_done);
   sensitive << done_event_;
@@ -42,7 +44,8 @@ Actuator::Actuator(sc_core::sc_module_name name, const DiskParams& params)
 }
 
 std::uint64_t Actuator::status() const {
-  return std::uint64_t{busy_.get()} | std::uint64_t{done_pending_} << 1 | std::uint64_t{error_} << 2;
+  return (busy_.get() ? disk_regs::kStatusBusy : 0u) | (done_pending_ ? disk_regs::kStatusDonePending : 0u) |
+         (error_ ? disk_regs::kStatusError : 0u);
 }
 
 void Actuator::acknowledge() {

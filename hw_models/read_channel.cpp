@@ -8,6 +8,8 @@
 
 #include "tlm_bus/copy_bytes.h"
 
+#include "tlm_bus/devices/disk_registers.h"
+
 namespace drivevp {
 
 ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params, Spindle& spindle, Actuator& actuator)
@@ -24,9 +26,10 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
   buffer_socket.register_get_direct_mem_ptr(this, &ReadChannel::get_direct_mem_ptr);
   auto u64 = [](auto v) { return static_cast<std::uint64_t>(v); };
   regs_.add(
-      "LBN", 0x00, 8, [this] { return lbn_; }, [this](std::uint64_t v, tlm::tlm_generic_payload&) { lbn_ = v; });
+      "LBN", disk_regs::channel::kLbn, 8, [this] { return lbn_; },
+      [this](std::uint64_t v, tlm::tlm_generic_payload&) { lbn_ = v; });
   regs_.add(
-      "COUNT", 0x08, 4, [this, u64] { return u64(count_); },
+      "COUNT", disk_regs::channel::kCount, 4, [this, u64] { return u64(count_); },
       [this](std::uint64_t v, tlm::tlm_generic_payload&) {
         count_ = static_cast<std::uint32_t>(v);
         if (buffer_.size() < std::uint64_t{count_} * kBlockBytes) {
@@ -34,31 +37,35 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
           buffer_socket->invalidate_direct_mem_ptr(0, ~std::uint64_t{0});  // the buffer moved
         }
       });
-  regs_.add("COMMAND", 0x0C, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload& trans) {
-    // The firmware attaches the command being served: shown in waveforms as command_id.
-    if (const auto* ext = trans.get_extension<CommandExtension>()) command_id_ = ext->command.id;
-    if (v == 1 || v == 2) start(v == 2, regs_.access_delay());
-  });
-  regs_.add("STATUS", 0x10, 4, [this] { return status(); });
+  regs_.add("COMMAND", disk_regs::channel::kCommand, 4, nullptr,
+            [this](std::uint64_t v, tlm::tlm_generic_payload& trans) {
+              // The firmware attaches the command being served: shown in waveforms as command_id.
+              if (const auto* ext = trans.get_extension<CommandExtension>()) command_id_ = ext->command.id;
+              if (v == disk_regs::channel::kCmdRead || v == disk_regs::channel::kCmdWrite)
+                start(v == disk_regs::channel::kCmdWrite, regs_.access_delay());
+            });
+  regs_.add("STATUS", disk_regs::channel::kStatus, 4, [this] { return status(); });
   // IRQ_ACK: a write acknowledges; a read returns STATUS and acknowledges (read to clear), so
   // that one burst from 0x14 takes the status, the acknowledge and the transfer times together.
   regs_.add(
-      "IRQ_ACK", 0x14, 4,
+      "IRQ_ACK", disk_regs::channel::kIrqAck, 4,
       [this] {
         const std::uint64_t s = status();
         acknowledge();
         return s;
       },
       [this](std::uint64_t, tlm::tlm_generic_payload&) { acknowledge(); });
-  regs_.add("SECTOR_UNDER_HEAD", 0x28, 4, [this] {
+  regs_.add("SECTOR_UNDER_HEAD", disk_regs::channel::kSectorUnderHead, 4, [this] {
     // Angular slot under the head on the current cylinder's zone, at the access's time.
     const Time t = sim_now() + to_time(regs_.access_delay());
     actuator_.catch_up(t);
     const std::uint32_t spt = geometry_.sectors_per_track(actuator_.cylinder());
     return static_cast<std::uint64_t>(static_cast<__int128>(t.count() % period_.count()) * spt / period_.count());
   });
-  regs_.add("TRANSFER_START_PS", 0x18, 8, [this, u64] { return u64(plan_.transfer_start.count()); });
-  regs_.add("TRANSFER_END_PS", 0x20, 8, [this, u64] { return u64(plan_.transfer_end.count()); });
+  regs_.add("TRANSFER_START_PS", disk_regs::channel::kTransferStartPs, 8,
+            [this, u64] { return u64(plan_.transfer_start.count()); });
+  regs_.add("TRANSFER_END_PS", disk_regs::channel::kTransferEndPs, 8,
+            [this, u64] { return u64(plan_.transfer_end.count()); });
   SC_HAS_PROCESS(ReadChannel);
   SC_METHOD(on_done);
   sensitive << done_event_;
@@ -99,7 +106,8 @@ ReadChannel::Plan ReadChannel::plan(std::uint64_t lbn, std::uint64_t blocks, Tim
 }
 
 std::uint64_t ReadChannel::status() const {
-  return std::uint64_t{transferring_.get()} | std::uint64_t{done_pending_} << 1 | std::uint64_t{error_} << 2;
+  return (transferring_.get() ? disk_regs::kStatusBusy : 0u) | (done_pending_ ? disk_regs::kStatusDonePending : 0u) |
+         (error_ ? disk_regs::kStatusError : 0u);
 }
 
 void ReadChannel::acknowledge() {

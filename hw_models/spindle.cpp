@@ -2,21 +2,24 @@
 
 #include "tlm_bus/sc/time.h"
 
+#include "tlm_bus/devices/disk_registers.h"
+
 namespace drivevp {
 
 Spindle::Spindle(sc_core::sc_module_name name, Time period) : sc_module(name), socket("socket"), period_(period) {
   socket.register_b_transport(this, &Spindle::b_transport);
-  regs_.add("PERIOD_PS", 0x00, 8, [this] { return static_cast<std::uint64_t>(period_.count()); });
+  regs_.add("PERIOD_PS", disk_regs::spindle::kPeriodPs, 8,
+            [this] { return static_cast<std::uint64_t>(period_.count()); });
   // Time-dependent registers read at the access's time (now + annotated delay).
-  regs_.add("INDEX_TIME_PS", 0x08, 8, [this] {
+  regs_.add("INDEX_TIME_PS", disk_regs::spindle::kIndexTimePs, 8, [this] {
     const std::int64_t now = (sim_now() + to_time(regs_.access_delay())).count();
     return static_cast<std::uint64_t>(now - now % period_.count());
   });
-  regs_.add("ANGLE", 0x10, 4, [this] {
+  regs_.add("ANGLE", disk_regs::spindle::kAngle, 4, [this] {
     return static_cast<std::uint64_t>(phase_at(sim_now() + to_time(regs_.access_delay())) * 4294967296.0);
   });
   regs_.add(
-      "INDEX_IRQ_ENABLE", 0x14, 4, [this] { return std::uint64_t{index_enabled_}; },
+      "INDEX_IRQ_ENABLE", disk_regs::spindle::kIndexIrqEnable, 4, [this] { return std::uint64_t{index_enabled_}; },
       [this](std::uint64_t v, tlm::tlm_generic_payload&) {
         const bool was = index_enabled_;
         index_enabled_ = v & 1;
@@ -26,7 +29,7 @@ Spindle::Spindle(sc_core::sc_module_name name, Time period) : sc_module(name), s
           index_event_.notify(to_sc(Time{at - now + period_.count() - at % period_.count()}));
         }
       });
-  regs_.add("IRQ_ACK", 0x18, 4, nullptr,
+  regs_.add("IRQ_ACK", disk_regs::spindle::kIrqAck, 4, nullptr,
             [this](std::uint64_t, tlm::tlm_generic_payload&) { index_irq.lower(regs_.access_delay()); });
   SC_HAS_PROCESS(Spindle);
   SC_METHOD(on_index);

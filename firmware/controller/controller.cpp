@@ -1,23 +1,23 @@
 #include "firmware/controller/controller.h"
 
-#include <cstring>
 #include <sstream>
 
+#include "tlm_bus/devices/disk_registers.h"
 #include "tlm_bus/sc/command_extension.h"
 #include "tlm_bus/sc/time.h"
 
 namespace drivevp {
 
 namespace reg {
-// Device register addresses on the bus (docs/registers.md).
-constexpr std::uint64_t kSpindleIndexTime = amap::kSpindle + 0x08;
-constexpr std::uint64_t kActTargetCyl = amap::kActuator + 0x00;
-constexpr std::uint64_t kActCylinder = amap::kActuator + 0x10;
-constexpr std::uint64_t kActIrqAck = amap::kActuator + 0x18;
-constexpr std::uint64_t kChLbn = amap::kChannel + 0x00;
-constexpr std::uint64_t kChCount = amap::kChannel + 0x08;
-constexpr std::uint64_t kChIrqAck = amap::kChannel + 0x14;
-constexpr std::uint32_t kStatusError = 1u << 2;
+// Device register addresses on the bus: block bases (address_map.h) + the device's register map
+// (tlm_bus/devices/disk_registers.h, docs/registers.md).
+constexpr std::uint64_t kSpindleIndexTime = amap::kSpindle + disk_regs::spindle::kIndexTimePs;
+constexpr std::uint64_t kActTargetCyl = amap::kActuator + disk_regs::actuator::kTargetCylinder;
+constexpr std::uint64_t kActCylinder = amap::kActuator + disk_regs::actuator::kCylinder;
+constexpr std::uint64_t kActIrqAck = amap::kActuator + disk_regs::actuator::kIrqAck;
+constexpr std::uint64_t kChLbn = amap::kChannel + disk_regs::channel::kLbn;
+constexpr std::uint64_t kChCount = amap::kChannel + disk_regs::channel::kCount;
+constexpr std::uint64_t kChIrqAck = amap::kChannel + disk_regs::channel::kIrqAck;
 }  // namespace reg
 
 Controller::Controller(sc_core::sc_module_name name, const ControllerParams& params,
@@ -198,8 +198,8 @@ void Controller::dispatch() {
       state_ = State::Repositioning;
       state_trace_ = static_cast<std::uint8_t>(state_);
       {
-        const std::uint32_t seek[3] = {d.cylinder, head_.head, 1};  // one burst, as for a Serve
-        bus_access(tlm::TLM_WRITE_COMMAND, reg::kActTargetCyl, const_cast<std::uint32_t*>(seek), sizeof seek);
+        disk_regs::SeekBurst seek{d.cylinder, head_.head, disk_regs::actuator::kCmdSeek};  // as for a Serve
+        bus_access(tlm::TLM_WRITE_COMMAND, reg::kActTargetCyl, &seek, sizeof seek);
       }
       return;
     case Decision::Kind::Serve:
@@ -224,8 +224,8 @@ void Controller::dispatch() {
   state_ = State::Seeking;
   state_trace_ = static_cast<std::uint8_t>(state_);
   // One burst: TARGET_CYLINDER, TARGET_HEAD, COMMAND = seek.
-  const std::uint32_t seek[3] = {target.cylinder, target.head, 1};
-  bus_access(tlm::TLM_WRITE_COMMAND, reg::kActTargetCyl, const_cast<std::uint32_t*>(seek), sizeof seek, &current_);
+  disk_regs::SeekBurst seek{target.cylinder, target.head, disk_regs::actuator::kCmdSeek};
+  bus_access(tlm::TLM_WRITE_COMMAND, reg::kActTargetCyl, &seek, sizeof seek, &current_);
 }
 
 std::uint8_t* Controller::channel_buffer(std::size_t bytes) {
@@ -288,28 +288,23 @@ void Controller::on_seek_done() {
   }
   // One burst from IRQ_ACK (read: status, then acknowledge), a reserved word, SEEK_START_PS,
   // SEEK_END_PS, SEEK_DISTANCE.
-  unsigned char ack_log[28];
-  bus_access(tlm::TLM_READ_COMMAND, reg::kActIrqAck, ack_log, sizeof ack_log);
-  std::uint32_t status = 0;
-  std::memcpy(&status, ack_log, 4);
-  if (status & reg::kStatusError) {
+  disk_regs::SeekDoneBurst ack{};
+  bus_access(tlm::TLM_READ_COMMAND, reg::kActIrqAck, &ack, sizeof ack);
+  if (ack.status & disk_regs::kStatusError) {
     finish_current(amap::kStatusMediaError);
     dispatch();
     return;
   }
-  std::memcpy(&log_.seek_start_ps, ack_log + 8, 8);
-  std::memcpy(&log_.seek_end_ps, ack_log + 16, 8);
-  std::memcpy(&log_.seek_distance, ack_log + 24, 4);
+  log_.seek_start_ps = static_cast<decltype(log_.seek_start_ps)>(ack.seek_start_ps);
+  log_.seek_end_ps = static_cast<decltype(log_.seek_end_ps)>(ack.seek_end_ps);
+  log_.seek_distance = ack.seek_distance;
   head_ = {log_.cylinder, log_.head};
   state_ = State::Transferring;
   state_trace_ = static_cast<std::uint8_t>(state_);
   // One burst: LBN, COUNT, COMMAND = read (1) or write (2).
-  unsigned char start[16];
-  const std::uint64_t lbn = current_.lbn;
-  const std::uint32_t count_command[2] = {current_.blocks, current_.is_read() ? 1u : 2u};
-  std::memcpy(start, &lbn, 8);
-  std::memcpy(start + 8, count_command, 8);
-  bus_access(tlm::TLM_WRITE_COMMAND, reg::kChLbn, start, sizeof start, &current_);
+  disk_regs::TransferBurst start{current_.lbn, current_.blocks,
+                                 current_.is_read() ? disk_regs::channel::kCmdRead : disk_regs::channel::kCmdWrite};
+  bus_access(tlm::TLM_WRITE_COMMAND, reg::kChLbn, &start, sizeof start, &current_);
 }
 
 void Controller::on_transfer_done() {
@@ -321,17 +316,15 @@ void Controller::on_transfer_done() {
   }
   // One burst from IRQ_ACK (read: status, then acknowledge), a reserved word, TRANSFER_START_PS,
   // TRANSFER_END_PS.
-  unsigned char ack_times[20];
-  bus_access(tlm::TLM_READ_COMMAND, reg::kChIrqAck, ack_times, sizeof ack_times);
-  std::uint32_t status = 0;
-  std::memcpy(&status, ack_times, 4);
-  if (status & reg::kStatusError) {
+  disk_regs::TransferDoneBurst done{};
+  bus_access(tlm::TLM_READ_COMMAND, reg::kChIrqAck, &done, sizeof done);
+  if (done.status & disk_regs::kStatusError) {
     finish_current(amap::kStatusMediaError);
     dispatch();
     return;
   }
-  std::memcpy(&log_.transfer_start_ps, ack_times + 4, 8);
-  std::memcpy(&log_.transfer_end_ps, ack_times + 12, 8);
+  log_.transfer_start_ps = static_cast<decltype(log_.transfer_start_ps)>(done.transfer_start_ps);
+  log_.transfer_end_ps = static_cast<decltype(log_.transfer_end_ps)>(done.transfer_end_ps);
   // The transfer may have crossed tracks: the heads are where the last block is.
   const PhysicalAddress last = predictor_.geometry().locate(current_.lbn + current_.blocks - 1);
   head_ = {last.cylinder, last.head};

@@ -1,0 +1,101 @@
+// The disk's register map, command codes, status bits and the burst layouts the firmware moves
+// over the bus: one header that the device models (hw_models/spindle, actuator, read_channel)
+// and the firmware (firmware/controller) both include, so that neither writes an offset or a
+// code as a literal. Offsets are relative to each block's base in tlm_bus/sc/address_map.h;
+// the map is documented in docs/registers.md. Every struct that crosses the bus is packed and its
+// size and field offsets are checked against the register offsets below.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace drivevp::disk_regs {
+
+/// Spindle (docs/registers.md "Spindle").
+namespace spindle {
+inline constexpr std::uint64_t kPeriodPs = 0x00;        ///< 8 bytes, RO: revolution period, ps
+inline constexpr std::uint64_t kIndexTimePs = 0x08;     ///< 8 bytes, RO: time of the last index, ps
+inline constexpr std::uint64_t kAngle = 0x10;           ///< 4 bytes, RO: angle now
+inline constexpr std::uint64_t kIndexIrqEnable = 0x14;  ///< 4 bytes, RW
+inline constexpr std::uint64_t kIrqAck = 0x18;          ///< 4 bytes, WO
+}  // namespace spindle
+
+/// Actuator (docs/registers.md "Actuator").
+namespace actuator {
+inline constexpr std::uint64_t kTargetCylinder = 0x00;  ///< 4 bytes, RW
+inline constexpr std::uint64_t kTargetHead = 0x04;      ///< 4 bytes, RW
+inline constexpr std::uint64_t kCommand = 0x08;         ///< 4 bytes, WO: kCmdSeek starts a seek
+inline constexpr std::uint64_t kStatus = 0x0C;          ///< 4 bytes, RO: kStatus* bits
+inline constexpr std::uint64_t kCylinder = 0x10;        ///< 4 bytes, RO: the arm's cylinder
+inline constexpr std::uint64_t kHead = 0x14;            ///< 4 bytes, RO: the active head
+inline constexpr std::uint64_t kIrqAck = 0x18;          ///< 4 bytes: read returns STATUS and acknowledges
+inline constexpr std::uint64_t kSeekStartPs = 0x20;     ///< 8 bytes, RO
+inline constexpr std::uint64_t kSeekEndPs = 0x28;       ///< 8 bytes, RO
+inline constexpr std::uint64_t kSeekDistance = 0x30;    ///< 4 bytes, RO: cylinders
+inline constexpr std::uint32_t kCmdSeek = 1;            ///< COMMAND value: seek to TARGET_*
+}  // namespace actuator
+
+/// Read channel (docs/registers.md "Read channel").
+namespace channel {
+inline constexpr std::uint64_t kLbn = 0x00;              ///< 8 bytes, RW: first block
+inline constexpr std::uint64_t kCount = 0x08;            ///< 4 bytes, RW: blocks (sizes the sector buffer)
+inline constexpr std::uint64_t kCommand = 0x0C;          ///< 4 bytes, WO: kCmdRead or kCmdWrite
+inline constexpr std::uint64_t kStatus = 0x10;           ///< 4 bytes, RO: kStatus* bits
+inline constexpr std::uint64_t kIrqAck = 0x14;           ///< 4 bytes: read returns STATUS and acknowledges
+inline constexpr std::uint64_t kTransferStartPs = 0x18;  ///< 8 bytes, RO
+inline constexpr std::uint64_t kTransferEndPs = 0x20;    ///< 8 bytes, RO
+inline constexpr std::uint64_t kSectorUnderHead = 0x28;  ///< 4 bytes, RO
+inline constexpr std::uint32_t kCmdRead = 1;
+inline constexpr std::uint32_t kCmdWrite = 2;
+}  // namespace channel
+
+/// STATUS bits of the actuator and the read channel.
+inline constexpr std::uint32_t kStatusBusy = 1u << 0;
+inline constexpr std::uint32_t kStatusDonePending = 1u << 1;
+inline constexpr std::uint32_t kStatusError = 1u << 2;
+
+#pragma pack(push, 1)
+/// The firmware's seek: one write burst at actuator::kTargetCylinder.
+struct SeekBurst {
+  std::uint32_t target_cylinder;
+  std::uint32_t target_head;
+  std::uint32_t command;  ///< actuator::kCmdSeek
+};
+/// The seek-done read burst at actuator::kIrqAck: STATUS (and acknowledge), a reserved word, the
+/// seek log.
+struct SeekDoneBurst {
+  std::uint32_t status;
+  std::uint32_t reserved;
+  std::uint64_t seek_start_ps;
+  std::uint64_t seek_end_ps;
+  std::uint32_t seek_distance;
+};
+/// The firmware's transfer start: one write burst at channel::kLbn.
+struct TransferBurst {
+  std::uint64_t lbn;
+  std::uint32_t count;
+  std::uint32_t command;  ///< channel::kCmdRead or kCmdWrite
+};
+/// The transfer-done read burst at channel::kIrqAck: STATUS (and acknowledge), the transfer times.
+struct TransferDoneBurst {
+  std::uint32_t status;
+  std::uint64_t transfer_start_ps;
+  std::uint64_t transfer_end_ps;
+};
+#pragma pack(pop)
+
+static_assert(sizeof(SeekBurst) == actuator::kStatus - actuator::kTargetCylinder);
+static_assert(offsetof(SeekBurst, target_head) == actuator::kTargetHead - actuator::kTargetCylinder);
+static_assert(offsetof(SeekBurst, command) == actuator::kCommand - actuator::kTargetCylinder);
+static_assert(sizeof(SeekDoneBurst) == actuator::kSeekDistance + 4 - actuator::kIrqAck);
+static_assert(offsetof(SeekDoneBurst, seek_start_ps) == actuator::kSeekStartPs - actuator::kIrqAck);
+static_assert(offsetof(SeekDoneBurst, seek_end_ps) == actuator::kSeekEndPs - actuator::kIrqAck);
+static_assert(offsetof(SeekDoneBurst, seek_distance) == actuator::kSeekDistance - actuator::kIrqAck);
+static_assert(sizeof(TransferBurst) == channel::kStatus - channel::kLbn);
+static_assert(offsetof(TransferBurst, count) == channel::kCount - channel::kLbn);
+static_assert(offsetof(TransferBurst, command) == channel::kCommand - channel::kLbn);
+static_assert(sizeof(TransferDoneBurst) == channel::kTransferEndPs + 8 - channel::kIrqAck);
+static_assert(offsetof(TransferDoneBurst, transfer_start_ps) == channel::kTransferStartPs - channel::kIrqAck);
+static_assert(offsetof(TransferDoneBurst, transfer_end_ps) == channel::kTransferEndPs - channel::kIrqAck);
+
+}  // namespace drivevp::disk_regs
