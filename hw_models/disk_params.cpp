@@ -51,6 +51,7 @@ void DiskParams::validate() const {
 
 ParameterPage DiskParams::parameter_page() const {
   ParameterPage p;
+  p.header.page_bytes = sizeof(ParameterPage);
   p.cylinders = cylinders;
   p.heads = heads;
   p.track_skew = track_skew;

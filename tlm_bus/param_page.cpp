@@ -92,7 +92,9 @@ Time SeekTable::operator()(std::uint32_t d) const {
 }
 
 DiskGeometry ParameterPage::geometry() const {
-  if (magic != kMagic) throw std::invalid_argument("parameter page: bad magic");
+  if (header.magic != kMagic) throw std::invalid_argument("parameter page: bad magic");
+  if (header.version != 2) throw std::invalid_argument("parameter page: unknown layout version");
+  if (header.kind != DeviceKind::Disk) throw std::invalid_argument("parameter page: not a disk's page");
   if (zone_count == 0 || zone_count > kMaxZones) throw std::invalid_argument("parameter page: bad zone count");
   return DiskGeometry(cylinders, heads, std::vector<Zone>(zones.begin(), zones.begin() + zone_count), track_skew,
                       cylinder_skew);

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tlm_bus/command.h"
@@ -94,15 +95,32 @@ class SeekTable {
   std::vector<Time> times_;
 };
 
-/// The parameter page as it sits in the drive's register space. Fixed-size arrays, so it can be
-/// read over the bus byte-for-byte. Times are integer picoseconds.
-struct ParameterPage {
+/// Which kind of device publishes a parameter page (the page's header says it first, so that
+/// the firmware knows how to read the rest).
+enum class DeviceKind : std::uint32_t {
+  Disk = 1,  ///< a zoned disk: the rest of the page is a ParameterPage (this struct)
+  Mems = 2,  ///< a MEMS-based storage device (issue 8; not built yet)
+};
+
+/// The header every device's parameter page starts with: the firmware reads it first and checks
+/// the magic, the layout version and the kind before reading the device's own fields.
+struct ParameterPageHeader {
   static constexpr std::uint32_t kMagic = 0x50564444;  // "DDVP"
+  std::uint32_t magic = kMagic;
+  std::uint32_t version = 2;  ///< 2: the page starts with this header (1 had magic and version only)
+  DeviceKind kind = DeviceKind::Disk;
+  std::uint32_t page_bytes = 0;  ///< size of the whole page, header included
+};
+static_assert(sizeof(ParameterPageHeader) == 16, "the header crosses the bus: its layout is fixed");
+
+/// The disk's parameter page as it sits in the drive's register space. Fixed-size arrays, so it
+/// can be read over the bus byte-for-byte. Times are integer picoseconds.
+struct ParameterPage {
+  static constexpr std::uint32_t kMagic = ParameterPageHeader::kMagic;
   static constexpr std::size_t kMaxZones = 64;
   static constexpr std::size_t kMaxSeekSamples = 128;
 
-  std::uint32_t magic = kMagic;
-  std::uint32_t version = 1;
+  ParameterPageHeader header{ParameterPageHeader::kMagic, 2, DeviceKind::Disk, 0};
   std::uint32_t cylinders = 0;
   std::uint32_t heads = 0;
   std::uint32_t track_skew = 0;     ///< slots
@@ -123,6 +141,9 @@ struct ParameterPage {
   /// Rebuilds the sampled seek table (without settle).
   SeekTable seek_table() const;
 };
+static_assert(std::is_trivially_copyable_v<ParameterPage>, "the page is read over the bus byte for byte");
+static_assert(sizeof(ParameterPage) == 16 + 6 * 4 + 5 * 8 + 64 * 12 + 128 * 4 + 128 * 8,
+              "the disk page's layout is documented in docs/registers.md");
 
 }  // namespace drivevp
 

@@ -158,7 +158,13 @@ TEST_CASE("ParameterPage rebuilds its geometry and seek table", "[predictor][pag
   CHECK(t(55) == us(8500));  // without settle
 
   ParameterPage bad = p;
-  bad.magic = 0;
+  bad.header.magic = 0;
+  CHECK_THROWS_AS(bad.geometry(), std::invalid_argument);
+  bad = p;
+  bad.header.version = 1;  // the layout before the device-kind header
+  CHECK_THROWS_AS(bad.geometry(), std::invalid_argument);
+  bad = p;
+  bad.header.kind = DeviceKind::Mems;  // another device's page is not a disk's
   CHECK_THROWS_AS(bad.geometry(), std::invalid_argument);
   bad = p;
   bad.zone_count = 0;
