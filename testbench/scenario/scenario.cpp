@@ -158,7 +158,7 @@ std::vector<KeySpec> build_schema() {
     s.push_back({std::move(key), std::move(type), std::move(allowed), std::move(desc), std::move(apply)});
   };
   // [device] — preset first, then overrides (keys equal DiskParams members).
-  add("device.preset", "string", one_of_text(disk_preset_names()), "device preset (hw_models/disk_params.h)",
+  add("device.preset", "string", one_of_text(disk_preset_names()), "device preset (hw_models/disk/disk_params.h)",
       [](const toml::node& n, Scenario& sc) { sc.device = disk_preset(get_choice(n, disk_preset_names())); });
   add("device.cylinders", "integer", "[1, 10000000]", "cylinders (single-zone presets keep one zone)",
       [](const toml::node& n, Scenario& sc) {

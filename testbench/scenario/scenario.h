@@ -12,7 +12,7 @@
 
 #include "firmware/controller/controller.h"
 #include "firmware/policy.h"
-#include "hw_models/disk_params.h"
+#include "hw_models/disk/disk_params.h"
 #include "testbench/sim/host.h"
 #include "testbench/trace/trace_reader.h"
 #include "testbench/workload/synthetic.h"

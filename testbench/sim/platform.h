@@ -8,7 +8,7 @@
 #include <systemc>
 
 #include "firmware/controller/controller.h"
-#include "hw_models/disk_drive.h"
+#include "hw_models/disk/disk_drive.h"
 #include "testbench/scenario/scenario.h"
 #include "testbench/sim/host.h"
 #include "testbench/sim/monitor.h"

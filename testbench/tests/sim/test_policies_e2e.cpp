@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "firmware/predictor.h"
-#include "hw_models/disk_params.h"
+#include "hw_models/disk/disk_params.h"
 #include "sim_test_util.h"
 
 namespace drivevp {

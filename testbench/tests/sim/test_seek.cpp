@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hw_models/disk_params.h"
+#include "hw_models/disk/disk_params.h"
 #include "sim_test_util.h"
 
 namespace drivevp {

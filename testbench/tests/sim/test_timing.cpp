@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "hw_models/disk_params.h"
+#include "hw_models/disk/disk_params.h"
 #include "sim_test_util.h"
 
 namespace drivevp {

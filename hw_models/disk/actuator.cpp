@@ -1,4 +1,4 @@
-#include "hw_models/actuator.h"
+#include "hw_models/disk/actuator.h"
 
 #include <cmath>
 

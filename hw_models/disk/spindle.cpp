@@ -1,4 +1,4 @@
-#include "hw_models/spindle.h"
+#include "hw_models/disk/spindle.h"
 
 #include "tlm_bus/sc/time.h"
 

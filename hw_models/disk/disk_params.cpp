@@ -1,4 +1,4 @@
-#include "hw_models/disk_params.h"
+#include "hw_models/disk/disk_params.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "hw_models/read_channel.h"
+#include "hw_models/disk/read_channel.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "hw_models/disk_drive.h"
+#include "hw_models/disk/disk_drive.h"
 
 #include <cstring>
 

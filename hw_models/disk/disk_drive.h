@@ -6,10 +6,10 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 
-#include "hw_models/actuator.h"
-#include "hw_models/disk_params.h"
-#include "hw_models/read_channel.h"
-#include "hw_models/spindle.h"
+#include "hw_models/disk/actuator.h"
+#include "hw_models/disk/disk_params.h"
+#include "hw_models/disk/read_channel.h"
+#include "hw_models/disk/spindle.h"
 #include "waveforms/tracer.h"
 
 namespace drivevp {

@@ -7,7 +7,7 @@
 #include <systemc>
 #include <tlm>
 
-#include "hw_models/disk_params.h"
+#include "hw_models/disk/disk_params.h"
 #include "tlm_bus/sc/irq.h"
 #include "tlm_bus/sc/register_bank.h"
 #include "waveforms/tracer.h"

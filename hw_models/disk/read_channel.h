@@ -8,10 +8,10 @@
 #include <systemc>
 #include <tlm>
 
-#include "hw_models/actuator.h"
+#include "hw_models/disk/actuator.h"
 #include "hw_models/backing_store.h"
-#include "hw_models/disk_params.h"
-#include "hw_models/spindle.h"
+#include "hw_models/disk/disk_params.h"
+#include "hw_models/disk/spindle.h"
 #include "tlm_bus/sc/irq.h"
 #include "tlm_bus/sc/register_bank.h"
 #include "waveforms/tracer.h"
