@@ -84,7 +84,7 @@ struct Rk4Seek {
 
 }  // namespace
 
-TEST_CASE("MEMS presets: every parameters.md value and the derived settle times", "[mems][params]") {
+TEST_CASE("mems: presets: every parameters.md value and the derived settle times", "[mems][params]") {
   const MemsParams g1 = mems_g1(), g2 = mems_g2(), g3 = mems_g3();
   for (const MemsParams& p : presets()) {
     CHECK(p.tips_total == 6400);
@@ -130,7 +130,7 @@ TEST_CASE("MEMS presets: every parameters.md value and the derived settle times"
   CHECK(mems_preset_names() == std::vector<std::string>{"mems_g1", "mems_g2", "mems_g3"});
 }
 
-TEST_CASE("MEMS validate names the key, the range and the value", "[mems][params]") {
+TEST_CASE("mems: validate names the key, the range and the value", "[mems][params]") {
   auto message = [](MemsParams p) {
     try {
       p.validate();
@@ -162,7 +162,7 @@ TEST_CASE("MEMS validate names the key, the range and the value", "[mems][params
   CHECK_THROWS_AS(MemsLayout(p), std::invalid_argument);
 }
 
-TEST_CASE("MEMS layout counts and exact capacities of G1-G3", "[mems][layout]") {
+TEST_CASE("mems: layout counts and exact capacities of G1-G3", "[mems][layout]") {
   struct Want {
     std::uint32_t cylinders, rows, columns, cells;
     std::uint64_t per_cylinder, capacity;
@@ -185,7 +185,7 @@ TEST_CASE("MEMS layout counts and exact capacities of G1-G3", "[mems][layout]") 
   CHECK(MemsLayout(two).capacity() == 3 * 4'400'000ull);
 }
 
-TEST_CASE("MEMS layout round-trips every LBN of every preset", "[mems][layout]") {
+TEST_CASE("mems: layout round-trips every LBN of every preset", "[mems][layout]") {
   for (MemsParams p : presets()) {
     for (std::uint32_t sleds : {1u, 2u}) {
       p.sleds = sleds;
@@ -213,7 +213,7 @@ TEST_CASE("MEMS layout round-trips every LBN of every preset", "[mems][layout]")
   }
 }
 
-TEST_CASE("MEMS layout: consecutive LBNs are adjacent along Y within a column", "[mems][layout]") {
+TEST_CASE("mems: layout: consecutive LBNs are adjacent along Y within a column", "[mems][layout]") {
   for (const MemsParams& p : presets()) {
     const MemsLayout L(p);
     const std::int64_t row_nm = std::int64_t{L.row_bits()} * p.bit_length_nm;
@@ -243,7 +243,7 @@ TEST_CASE("MEMS layout: consecutive LBNs are adjacent along Y within a column", 
   }
 }
 
-TEST_CASE("MEMS layout reverses rows on alternate columns, flipping on odd cylinders when columns are odd",
+TEST_CASE("mems: layout reverses rows on alternate columns, flipping on odd cylinders when columns are odd",
           "[mems][layout]") {
   const MemsLayout g1(mems_g1());  // 10 columns: column parity only
   CHECK(g1.position(0).physical_row == 0);
@@ -266,7 +266,7 @@ TEST_CASE("MEMS layout reverses rows on alternate columns, flipping on odd cylin
   CHECK(g1.down_pass(21).y_servo_nm == 995 * 50);
 }
 
-TEST_CASE("MEMS seek with springs off matches the closed forms", "[mems][seek]") {
+TEST_CASE("mems: seek with springs off matches the closed forms", "[mems][seek]") {
   for (MemsParams p : presets()) {
     p.spring_constant_factor = 0;
     const MemsSeek S(p);
@@ -289,7 +289,7 @@ TEST_CASE("MEMS seek with springs off matches the closed forms", "[mems][seek]")
   }
 }
 
-TEST_CASE("MEMS seek with springs on matches an independent RK4 integration to 1e-6", "[mems][seek]") {
+TEST_CASE("mems: seek with springs on matches an independent RK4 integration to 1e-6", "[mems][seek]") {
   for (const MemsParams& p : presets()) {
     const Axis ax = axis_x(p);
     CHECK(ax.omega2 == p.accel_x_nm_s2() * 0.75 / 50'000);
@@ -319,7 +319,7 @@ TEST_CASE("MEMS seek with springs on matches an independent RK4 integration to 1
   CHECK_THROWS_AS(bang_bang_exact_s(axis_x(g1), 0, 0, 10, 2e7), std::invalid_argument);  // too short to reach v
 }
 
-TEST_CASE("MEMS exact and DiskSim-chunked seeks differ by a bounded amount", "[mems][seek]") {
+TEST_CASE("mems: exact and DiskSim-chunked seeks differ by a bounded amount", "[mems][seek]") {
   for (const MemsParams& p : presets()) {
     const Axis ax = axis_x(p), ay = axis_y(p);
     const double v = p.access_velocity_nm_s();
@@ -346,7 +346,7 @@ TEST_CASE("MEMS exact and DiskSim-chunked seeks differ by a bounded amount", "[m
   }
 }
 
-TEST_CASE("MEMS settle on X moves only; positioning = max(X + settle, Y + turnarounds)", "[mems][seek]") {
+TEST_CASE("mems: settle on X moves only; positioning = max(X + settle, Y + turnarounds)", "[mems][seek]") {
   const MemsParams p = mems_g1();
   const MemsSeek S(p);
   const MemsLayout& L = S.layout();
@@ -374,7 +374,7 @@ TEST_CASE("MEMS settle on X moves only; positioning = max(X + settle, Y + turnar
   CHECK(y_long.total() == std::max(y_long.x_seek + y_long.settle, y_long.y_seek + y_long.turnarounds));
 }
 
-TEST_CASE("MEMS Y turnarounds: zero, one or two, 2v / (a ± spring)", "[mems][seek]") {
+TEST_CASE("mems: Y turnarounds: zero, one or two, 2v / (a ± spring)", "[mems][seek]") {
   const MemsParams p = mems_g1();
   const MemsSeek S(p);
   const double a = p.accel_y_nm_s2(), om2 = a * 0.75 / 50'000, v = 2e7;
@@ -402,7 +402,7 @@ TEST_CASE("MEMS Y turnarounds: zero, one or two, 2v / (a ± spring)", "[mems][se
   CHECK(MemsSeek(off).turnaround_s(40'000, -1) == 2 * v / a);
 }
 
-TEST_CASE("MEMS media access: rows at the access velocity, repositioning between columns", "[mems][access]") {
+TEST_CASE("mems: media access: rows at the access velocity, repositioning between columns", "[mems][access]") {
   const MemsParams p = mems_g1();
   const MemsSeek S(p);
   const MemsLayout& L = S.layout();
@@ -444,7 +444,7 @@ TEST_CASE("MEMS media access: rows at the access velocity, repositioning between
   CHECK_THROWS_AS(S.access(at0, 0, 0), std::invalid_argument);
 }
 
-TEST_CASE("MEMS power: idle, inactive after the timeout, startup delay, energy", "[mems][power]") {
+TEST_CASE("mems: power: idle, inactive after the timeout, startup delay, energy", "[mems][power]") {
   MemsParams p = mems_g1();
   p.sled_active_power_mw = 100;
   p.sled_inactive_power_mw = 5;
