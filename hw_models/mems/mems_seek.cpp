@@ -1,0 +1,220 @@
+#include "hw_models/mems/mems_seek.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace drivevp::mems {
+
+namespace {
+
+// Angle swept (rad) by the phase point of x'' = −ω²(x − centre) from (qa, wa) to (qb, wb), where
+// q = p − centre, w = p' >= 0, in the phase plane (q, −w/ω) (counterclockwise as time runs).
+// dp = qb − qa and dw2 = wb² − wa² are passed separately so that the cross product loses no digits
+// when |q| is much larger than dp: wa·qb − qa·wb = wa·dp − qa·(wb − wa), wb − wa = dw2/(wa + wb).
+double phase_angle(double omega, double qa, double wa, double dp, double dw2, double wb) {
+  if (wa + wb == 0) return 0;
+  const double cross = (wa * dp - qa * dw2 / (wa + wb)) / omega;
+  const double dot = qa * (qa + dp) + wa * wb / (omega * omega);
+  return std::atan2(cross, dot);
+}
+
+[[noreturn]] void infeasible(double from, double w0, double to, double w1) {
+  throw std::invalid_argument("MEMS bang-bang move from " + std::to_string(from) + " nm at " + std::to_string(w0) +
+                              " nm/s to " + std::to_string(to) + " nm at " + std::to_string(w1) +
+                              " nm/s is infeasible (switch point outside the move)");
+}
+
+}  // namespace
+
+Axis axis_x(const MemsParams& p) {
+  const double a = p.accel_x_nm_s2();
+  return {a, a * p.spring_constant_factor / (0.5 * p.sled_movement_x_nm)};
+}
+
+Axis axis_y(const MemsParams& p) {
+  const double a = p.accel_y_nm_s2();
+  return {a, a * p.spring_constant_factor / (0.5 * p.sled_movement_y_nm)};
+}
+
+double bang_bang_exact_s(const Axis& axis, double from, double w0, double to, double w1) {
+  if (from == to && w0 == w1) return 0;
+  const double s = to >= from ? 1.0 : -1.0;
+  const double p0 = s * from, p1 = s * to, d = p1 - p0;
+  const double a = axis.accel_nm_s2, om2 = axis.omega2;
+  // Switch point: equal speed from the accelerating phase (w² = w0² + 2a(p−p0) − ω²(p²−p0²)) and
+  // the decelerating phase (w² = w1² + 2a(p1−p) + ω²(p1²−p²)); the ω²p² terms cancel.
+  double ps = 0.5 * (p0 + p1) + (w1 * w1 - w0 * w0) / (4 * a) + om2 * d * (p1 + p0) / (4 * a);
+  const double tol = 1e-9 * std::max(1.0, std::abs(p0) + std::abs(p1));
+  if (ps < p0 - tol || ps > p1 + tol) infeasible(from, w0, to, w1);
+  ps = std::clamp(ps, p0, p1);
+  const double d1 = ps - p0, d2 = p1 - ps;
+  const double dw2_1 = d1 * (2 * a - om2 * (ps + p0));  // ws² − w0²
+  const double ws = std::sqrt(std::max(0.0, w0 * w0 + dw2_1));
+  if (om2 == 0) {
+    const double t1 = d1 == 0 ? 0 : 2 * d1 / (w0 + ws);
+    const double t2 = d2 == 0 ? 0 : 2 * d2 / (ws + w1);
+    return t1 + t2;
+  }
+  const double om = std::sqrt(om2);
+  const double centre1 = a / om2, centre2 = -a / om2;
+  const double dw2_2 = -d2 * (2 * a + om2 * (p1 + ps));  // w1² − ws²
+  const double t1 = phase_angle(om, p0 - centre1, w0, d1, dw2_1, ws) / om;
+  const double t2 = phase_angle(om, ps - centre2, ws, d2, dw2_2, w1) / om;
+  return t1 + t2;
+}
+
+double bang_bang_chunked_s(const Axis& axis, double from, double w0, double to, double w1) {
+  const double a = axis.accel_nm_s2, om2 = axis.omega2;
+  if (om2 == 0) return bang_bang_exact_s(axis, from, w0, to, w1);
+  if (from == to && w0 == w1) return 0;
+  const double s = to >= from ? 1.0 : -1.0;
+  const double p0 = s * from, p1 = s * to, d = p1 - p0;
+  constexpr int kChunks = 8, kIterations = 9;
+  struct Half {
+    double t, w;
+  };
+  // Forward from p0 to ps under a − ω²p; backward from p1 to ps under the deceleration a + ω²p.
+  auto forward = [&](double ps) {
+    const double h = (ps - p0) / kChunks;
+    Half r{0, w0};
+    for (int i = 0; i < kChunks; ++i) {
+      const double pa = p0 + i * h, pb = pa + h;
+      const double acc = a - 0.5 * om2 * (pa + pb);
+      const double wn = std::sqrt(std::max(0.0, r.w * r.w + 2 * acc * h));
+      if (r.w + wn > 0) r.t += 2 * h / (r.w + wn);
+      r.w = wn;
+    }
+    return r;
+  };
+  auto backward = [&](double ps) {
+    const double h = (p1 - ps) / kChunks;
+    Half r{0, w1};
+    for (int i = 0; i < kChunks; ++i) {
+      const double pb = p1 - i * h, pa = pb - h;
+      const double acc = a + 0.5 * om2 * (pa + pb);
+      const double wn = std::sqrt(std::max(0.0, r.w * r.w + 2 * acc * h));
+      if (r.w + wn > 0) r.t += 2 * h / (r.w + wn);
+      r.w = wn;
+    }
+    return r;
+  };
+  double ps = std::clamp(0.5 * (p0 + p1) + (w1 * w1 - w0 * w0) / (4 * a), p0, p1);
+  double best_t = 0, best_mismatch = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < kIterations; ++i) {
+    const Half f = forward(ps), b = backward(ps);
+    const double mismatch = std::abs(f.w - b.w);
+    if (mismatch < best_mismatch) {
+      best_mismatch = mismatch;
+      best_t = f.t + b.t;
+    }
+    const double step = 0.05 * d * (kIterations - i) / kIterations;
+    ps = std::clamp(f.w < b.w ? ps + step : ps - step, p0, p1);
+  }
+  return best_t;
+}
+
+MemsSeek::MemsSeek(const MemsParams& params, SeekMethod method)
+    : params_(params),
+      layout_(params),
+      method_(method),
+      ax_(axis_x(params)),
+      ay_(axis_y(params)),
+      v_(params.access_velocity_nm_s()),
+      settle_(params.settle()) {}
+
+double MemsSeek::bang_bang_s(const Axis& axis, double from, double w0, double to, double w1) const {
+  return method_ == SeekMethod::Exact ? bang_bang_exact_s(axis, from, w0, to, w1)
+                                      : bang_bang_chunked_s(axis, from, w0, to, w1);
+}
+
+double MemsSeek::x_seek_s(std::int64_t from_nm, std::int64_t to_nm) const {
+  if (from_nm == to_nm) return 0;
+  return bang_bang_s(ax_, static_cast<double>(from_nm), 0, static_cast<double>(to_nm), 0);
+}
+
+double MemsSeek::turnaround_s(std::int64_t y_nm, int direction) const {
+  return 2 * v_ / (ay_.accel_nm_s2 + ay_.omega2 * direction * static_cast<double>(y_nm));
+}
+
+double MemsSeek::y_seek_s(std::int64_t y0, int dir0, std::int64_t y1, int dir1, double* turn_s, int* turns) const {
+  const int s = y1 > y0 ? +1 : (y1 < y0 ? -1 : dir0);
+  double t_turn = 0;
+  int n = 0;
+  if (dir0 != s) {
+    t_turn += turnaround_s(y0, dir0);
+    ++n;
+  }
+  if (dir1 != s) {
+    t_turn += turnaround_s(y1, s);
+    ++n;
+  }
+  if (turn_s) *turn_s = t_turn;
+  if (turns) *turns = n;
+  if (y0 == y1) return 0;
+  return bang_bang_s(ay_, static_cast<double>(y0), v_, static_cast<double>(y1), v_);
+}
+
+Positioning MemsSeek::position(const SledState& from, std::int64_t x_nm, const AccessPass& pass) const {
+  Positioning p;
+  if (from.x_nm != x_nm) {
+    p.x_seek = from_s(x_seek_s(from.x_nm, x_nm));
+    p.settle = settle_;
+  }
+  double turn = 0;
+  p.y_seek = from_s(y_seek_s(from.y_nm, from.y_direction, pass.y_servo_nm, pass.direction, &turn, &p.turnaround_count));
+  p.turnarounds = from_s(turn);
+  return p;
+}
+
+AccessPass MemsSeek::pass_for(const BlockPosition& b, int direction) const {
+  return direction < 0 && params_.bidirectional_access ? b.down : b.up;
+}
+
+MediaAccess MemsSeek::access(const SledState& from, std::uint64_t lbn, std::uint32_t blocks) const {
+  if (blocks == 0) throw std::invalid_argument("MEMS media access of 0 blocks");
+  const std::uint64_t cap = layout_.capacity();
+  if (lbn >= cap || blocks > cap - lbn)
+    throw std::out_of_range("MEMS access of " + std::to_string(blocks) + " blocks from LBN " + std::to_string(lbn) +
+                            " passes the capacity of " + std::to_string(cap) + " blocks");
+  const MemsLayout& L = layout_;
+  const double bit = L.bit_length_nm();
+  const double row_s = L.row_bits() * bit / v_;
+  MediaAccess m;
+  SledState state = from;
+  std::uint64_t cur = lbn, remaining = blocks;
+  while (remaining > 0) {
+    const BlockAddress a = L.locate(cur);
+    const std::uint64_t in_column = std::uint64_t{a.row} * L.cells_per_row() + a.cell;
+    const std::uint64_t run = std::min<std::uint64_t>(remaining, L.blocks_per_column() - in_column);
+    const BlockAddress z = L.locate(cur + run - 1);
+    const std::uint32_t pa = L.physical_row(a.cylinder, a.column, a.row);
+    const std::uint32_t pz = L.physical_row(z.cylinder, z.column, z.row);
+    const std::uint32_t lo = std::min(pa, pz), hi = std::max(pa, pz);
+    const int dir = params_.bidirectional_access && L.reversed(a.cylinder, a.column) ? -1 : +1;
+    const AccessPass start = dir > 0 ? L.up_pass(lo) : L.down_pass(hi);
+    const AccessPass end = dir > 0 ? L.up_pass(hi) : L.down_pass(lo);
+    const std::int64_t x = L.x_nm(a.cylinder);
+    const Time pos = position(state, x, start).total();
+    (m.runs == 0 ? m.positioning : m.repositioning) += pos;
+    const std::uint32_t nrows = hi - lo + 1;
+    m.transfer += from_s(nrows * row_s);
+    m.rows += nrows;
+    for (std::uint32_t r = a.row; r <= z.row; ++r) {
+      const std::uint32_t first = r == a.row ? a.cell : 0;
+      const std::uint32_t last = r == z.row ? z.cell : L.cells_per_row() - 1;
+      const std::uint32_t tips = (last - first + 1) * L.tip_sectors_per_block();
+      m.tip_seconds += tips * row_s;
+      m.max_active_tips = std::max(m.max_active_tips, tips);
+    }
+    ++m.runs;
+    state = {x, end.y_end_nm, dir};
+    cur += run;
+    remaining -= run;
+  }
+  m.end = state;
+  return m;
+}
+
+}  // namespace drivevp::mems

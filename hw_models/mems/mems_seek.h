@@ -1,0 +1,128 @@
+// Sled positioning and media access times of a MEMS-based storage device: bang-bang X and Y seeks
+// with the suspension springs, X settle, Y turnarounds, positioning = max(X, Y) (002 eq. (1)),
+// and the time of a request's media access. Rules: ../shared/reference/mems-model.md "Seek
+// (positioning) time" (Griffin et al., SIGMETRICS 2000, §3; DiskSim 4.0 memsmodel). Derivations:
+// docs/models/mems.md. Plain C++ (no SystemC).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "hw_models/mems/mems_layout.h"
+#include "hw_models/mems/mems_params.h"
+#include "tlm_bus/command.h"
+
+namespace drivevp::mems {
+
+/// One axis' dynamics: actuator acceleration a (nm/s²) and spring stiffness ω² = a·k/(travel/2)
+/// (1/s²), so that the spring adds -ω²·offset (towards the centre, magnitude a·k·|offset|/(travel/2),
+/// mems-model.md "Seek").
+struct Axis {
+  double accel_nm_s2 = 0;
+  double omega2 = 0;  ///< 0 = springs off
+};
+Axis axis_x(const MemsParams& p);
+Axis axis_y(const MemsParams& p);
+
+/// Time (s) of a bang-bang move along one axis, exact solution of x'' = ±a − ω²x:
+/// from offset `from_nm` with speed `w0` (nm/s, >= 0, in the direction of the move) to `to_nm` with
+/// speed `w1` (>= 0, same direction): full acceleration towards the target up to the switch point,
+/// then full deceleration. In the move's direction p (p = ±x) the switch point is, in closed form
+/// (the ω²p² terms of the two energy integrals cancel),
+///   p_s = (p0+p1)/2 + (w1²−w0²)/(4a) + ω²(p1²−p0²)/(4a),
+/// and each phase is a harmonic oscillation about ±a/ω² (= ±(travel/2)/k, outside the travel, so
+/// the phase angle covers less than a quarter turn); its time is the angle swept in the phase plane
+/// (q = p − centre, −w/ω) divided by ω. Springs off (ω = 0): each phase 2Δp/(w + w'), i.e.
+/// (−w0 + √(w0² + 2a·Δp))/a. from == to gives 0. Throws std::invalid_argument when the move is
+/// infeasible (switch point outside [from, to]: w1 too far above or below w0 for the distance).
+double bang_bang_exact_s(const Axis& axis, double from_nm, double w0, double to_nm, double w1);
+
+/// The same move as DiskSim's numerical scheme (mems-model.md "Springs on"), reconstructed from
+/// that description (its source, mems_piecewise_seek.c, is not reachable): each half cut into 8
+/// equal chunks, a chunk's acceleration the mean of the spring-adjusted acceleration at its ends,
+/// speed and time stepped from the start forwards and from the end backwards to the switch point;
+/// the switch point starts at the springs-off point and moves 9 times, by (5 % of the distance)·
+/// (9−i)/9 at iteration i, towards the end when the forward side arrives slower than the backward
+/// side and towards the start otherwise; the time of the iteration with the smallest speed mismatch
+/// is returned. Springs off: the closed form, as DiskSim.
+double bang_bang_chunked_s(const Axis& axis, double from_nm, double w0, double to_nm, double w1);
+
+enum class SeekMethod : std::uint8_t { Exact = 0, DiskSimChunks = 1 };
+
+/// Where the sled is between accesses: X at rest on an offset, Y at an offset moving at the
+/// access velocity in y_direction (+1 / −1); DiskSim's coord_t {x_pos, y_pos, y_vel}.
+struct SledState {
+  std::int64_t x_nm = 0;
+  std::int64_t y_nm = 0;
+  int y_direction = +1;
+  bool operator==(const SledState& o) const { return x_nm == o.x_nm && y_nm == o.y_nm && y_direction == o.y_direction; }
+};
+
+/// The parts of one positioning, each rounded to the nearest picosecond before they are summed.
+struct Positioning {
+  Time x_seek{0};
+  Time settle{0};  ///< settle when X changes, else 0
+  Time y_seek{0};
+  Time turnarounds{0};
+  int turnaround_count = 0;  ///< 0, 1 or 2
+  /// max(x_seek + settle, y_seek + turnarounds) (002 eq. (1); mems-model.md).
+  Time total() const { return std::max(x_seek + settle, y_seek + turnarounds); }
+};
+
+/// What a request's media access costs (MemsSeek::access).
+struct MediaAccess {
+  Time positioning{0};                ///< first positioning
+  Time transfer{0};                   ///< sum of the sweeps at access velocity
+  Time repositioning{0};              ///< positionings between runs (column, cylinder or sled changes)
+  std::uint32_t runs = 0;             ///< sweeps: maximal pieces in one (sled, cylinder, column)
+  std::uint32_t rows = 0;             ///< rows swept
+  double tip_seconds = 0;             ///< Σ over rows of (tips transferring) × row time, for tip energy
+  std::uint32_t max_active_tips = 0;  ///< tips transferring at once (largest row)
+  SledState end;                      ///< where the sled is when the last sweep ends
+  Time total() const { return positioning + transfer + repositioning; }
+};
+
+/// Seek, settle, turnaround and access timing of one device.
+class MemsSeek {
+ public:
+  /// Validates `params` (MemsParams::validate).
+  explicit MemsSeek(const MemsParams& params, SeekMethod method = SeekMethod::Exact);
+
+  const MemsLayout& layout() const { return layout_; }
+  double access_velocity_nm_s() const { return v_; }
+  SeekMethod method() const { return method_; }
+
+  /// X seek (s), at rest at both ends; 0 when from == to. Settle not included.
+  double x_seek_s(std::int64_t from_nm, std::int64_t to_nm) const;
+  /// One Y turnaround at offset y_nm, reversing from `direction` to −direction:
+  /// 2v / (a + ω²·direction·y) s (mems-model.md; the springs help when moving away from the centre).
+  double turnaround_s(std::int64_t y_nm, int direction) const;
+  /// Y seek from (y0, dir0) to (y1, dir1) at the access velocity v: the move runs in the direction
+  /// s of y1 − y0 (dir0 when equal), from speed v to speed v; a turnaround at y0 when dir0 ≠ s,
+  /// another at y1 when dir1 ≠ s. Returns the seek part; the turnarounds through the out-params.
+  double y_seek_s(std::int64_t y0, int dir0, std::int64_t y1, int dir1, double* turnaround_s_out,
+                  int* turnarounds_out) const;
+  /// Positioning from `from` to the start of a pass at x_nm (mems-model.md; 002 eq. (1)).
+  Positioning position(const SledState& from, std::int64_t x_nm, const AccessPass& pass) const;
+  /// The pass a block is read with when the sled arrives in `direction`: the up pass for +1,
+  /// the down pass for −1 (only +1 without bidirectional access).
+  AccessPass pass_for(const BlockPosition& b, int direction) const;
+  /// Media access for `blocks` blocks from `lbn`, the sled starting at `from`. The blocks are cut
+  /// into runs (same sled, cylinder, column); a run sweeps its physical rows [lo, hi] in one pass
+  /// at the access velocity: (hi−lo+1)·row_bits·bit / v, rounded to 1 ps, in the column's streaming
+  /// direction (+Y when not reversed, −Y when reversed; always +Y without bidirectional access);
+  /// the first run is reached by position(), each later run by position() from where the last ended.
+  /// Throws std::out_of_range when the blocks pass the capacity, std::invalid_argument for 0 blocks.
+  MediaAccess access(const SledState& from, std::uint64_t lbn, std::uint32_t blocks) const;
+
+ private:
+  double bang_bang_s(const Axis& axis, double from, double w0, double to, double w1) const;
+  MemsParams params_;
+  MemsLayout layout_;
+  SeekMethod method_;
+  Axis ax_, ay_;
+  double v_;
+  Time settle_;
+};
+
+}  // namespace drivevp::mems

@@ -1,0 +1,472 @@
+// The MEMS device core (hw_models/mems): presets, layout, seek, settle, turnarounds, positioning,
+// media access, power. Closed forms and the numerical reference are derived here, independently
+// of the model's code (docs/models/mems.md).
+#include <catch2/catch_test_macros.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hw_models/mems/mems_layout.h"
+#include "hw_models/mems/mems_params.h"
+#include "hw_models/mems/mems_power.h"
+#include "hw_models/mems/mems_seek.h"
+
+using namespace drivevp;
+using namespace drivevp::mems;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+std::vector<MemsParams> presets() { return {mems_g1(), mems_g2(), mems_g3()}; }
+
+// |a - b| <= 1 ps: the model rounds each part to the nearest picosecond; a closed form evaluated
+// in another order may land on the other side of a half picosecond.
+bool within_1ps(Time a, double b_s) { return std::abs(static_cast<double>(a.count()) - b_s * 1e12) <= 1.0; }
+
+// Independent numerical reference for a bang-bang move under p'' = u·a − ω²p (p along the move):
+// RK4 with small fixed steps; phase 1 (u = +1) for a switch time tau, phase 2 (u = −1) until the
+// speed falls to w1 (the crossing step found by bisecting the step length); tau bisected until the
+// move ends on p1. Returns the total time in seconds.
+struct Rk4Seek {
+  double a, om2;
+  struct S {
+    double p, w;
+  };
+  S step(S s, double u, double h) const {
+    auto f = [&](S x) { return S{x.w, u * a - om2 * x.p}; };
+    const S k1 = f(s);
+    const S k2 = f({s.p + h / 2 * k1.p, s.w + h / 2 * k1.w});
+    const S k3 = f({s.p + h / 2 * k2.p, s.w + h / 2 * k2.w});
+    const S k4 = f({s.p + h * k3.p, s.w + h * k3.w});
+    return {s.p + h / 6 * (k1.p + 2 * k2.p + 2 * k3.p + k4.p), s.w + h / 6 * (k1.w + 2 * k2.w + 2 * k3.w + k4.w)};
+  }
+  // End position and phase-2 time after switching at tau.
+  std::pair<double, double> shoot(double p0, double w0, double w1, double tau, double h) const {
+    S s{p0, w0};
+    const int n1 = std::max(1, static_cast<int>(std::ceil(tau / h)));
+    for (int i = 0; i < n1; ++i) s = step(s, +1, tau / n1);
+    double t2 = 0;
+    for (int guard = 0; guard < 10'000'000; ++guard) {
+      const S next = step(s, -1, h);
+      if (next.w > w1) {
+        s = next;
+        t2 += h;
+        continue;
+      }
+      double lo = 0, hi = h;  // the speed reaches w1 inside this step
+      for (int i = 0; i < 80; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (step(s, -1, mid).w > w1 ? lo : hi) = mid;
+      }
+      return {step(s, -1, lo).p, t2 + lo};
+    }
+    return {s.p, t2};
+  }
+  double time(double from, double w0, double to, double w1) const {
+    const double sgn = to >= from ? 1 : -1;
+    const double p0 = sgn * from, p1 = sgn * to;
+    const double h = 1e-7;  // 100 ns steps: ω·h < 1e-3 for every preset
+    double lo = 0, hi = 1e-6;
+    while (shoot(p0, w0, w1, hi, h).first < p1) hi *= 2;
+    for (int i = 0; i < 100 && hi - lo > 1e-16; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      (shoot(p0, w0, w1, mid, h).first < p1 ? lo : hi) = mid;
+    }
+    const double tau = 0.5 * (lo + hi);
+    return tau + shoot(p0, w0, w1, tau, h).second;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("mems: presets: every parameters.md value and the derived settle times", "[mems][params]") {
+  const MemsParams g1 = mems_g1(), g2 = mems_g2(), g3 = mems_g3();
+  for (const MemsParams& p : presets()) {
+    CHECK(p.tips_total == 6400);
+    CHECK(p.sled_movement_x_nm == 100'000);
+    CHECK(p.sled_movement_y_nm == 100'000);
+    CHECK(p.tip_sector_bits == 80);
+    CHECK(p.servo_burst_bits == 10);
+    CHECK(p.tip_sectors_per_block == 64);
+    CHECK(p.spring_constant_factor == 0.75);
+    CHECK(p.time_before_inactive_ms == 100);
+    CHECK(p.startup_delay_ms == 0.5);
+    CHECK(p.sleds == 1);
+    CHECK_NOTHROW(p.validate());
+  }
+  CHECK(g1.tips_active == 640);
+  CHECK(g2.tips_active == 1280);
+  CHECK(g3.tips_active == 3200);
+  CHECK(g1.bit_length_nm == 50);
+  CHECK(g2.bit_length_nm == 40);
+  CHECK(g3.bit_length_nm == 30);
+  CHECK(g1.tip_data_rate_bps == 400'000);
+  CHECK(g2.tip_data_rate_bps == 700'000);
+  CHECK(g3.tip_data_rate_bps == 1'000'000);
+  CHECK(g1.sled_acceleration_x == 688.8);
+  CHECK(g2.sled_acceleration_y == 803.6);
+  CHECK(g3.sled_acceleration_x == 1033.2);
+  CHECK(g1.accel_x_nm_s2() == 688.8e9);
+  CHECK(g1.resonant_frequency_hz == 739);
+  CHECK(g3.resonant_frequency_hz == 1108);
+  CHECK(g1.settling_time_constants == 2);
+  CHECK(g2.settling_time_constants == 1);
+  CHECK(g1.command_overhead() == Time{300'000'000});
+  CHECK(g2.command_overhead() == Time{200'000'000});
+  CHECK(g3.command_overhead() == Time{100'000'000});
+  CHECK(g1.access_velocity_nm_s() == 2e7);  // mems-model.md: 400,000 bit/s × 50 nm
+  // parameters.md "derived settle time": 0.43 / 0.215 / 0.144 ms.
+  CHECK(g1.settle() == from_s(2 / (2 * kPi * 739)));
+  CHECK(std::abs(to_ms(g1.settle()) - 0.43) < 0.001);
+  CHECK(std::abs(to_ms(g2.settle()) - 0.215) < 0.001);
+  CHECK(std::abs(to_ms(g3.settle()) - 0.144) < 0.001);
+  CHECK(mems_preset("mems_g2").tips_active == 1280);
+  CHECK_THROWS_AS(mems_preset("mems_g4"), std::invalid_argument);
+  CHECK(mems_preset_names() == std::vector<std::string>{"mems_g1", "mems_g2", "mems_g3"});
+}
+
+TEST_CASE("mems: validate names the key, the range and the value", "[mems][params]") {
+  auto message = [](MemsParams p) {
+    try {
+      p.validate();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  MemsParams p = mems_g1();
+  p.spring_constant_factor = 1.0;
+  CHECK(message(p) == "device.spring_constant_factor must be in [0, 1) (got 1)");
+  p = mems_g1();
+  p.tips_active = 32;
+  CHECK(message(p) == "device.tips_active must be in [64, 6400] (got 32)");
+  p = mems_g1();
+  p.sleds = 10;
+  CHECK(message(p) == "device.sleds must be in [1, 9] (got 10)");
+  p = mems_g1();
+  p.sled_acceleration_x = -1;
+  CHECK(message(p) == "device.sled_acceleration_x must be in (0, 1000000] m/s^2 (got -1)");
+  p = mems_g1();
+  p.resonant_frequency_hz = std::nan("");
+  CHECK(message(p).rfind("device.resonant_frequency_hz must be in (0, 1e9] Hz (got ", 0) == 0);
+  p = mems_g1();
+  p.sled_movement_y_nm = 4000;  // 80 bits < one row (10 + 80 + 10)
+  CHECK(message(p) ==
+        "device.sled_movement_y_nm must be at least (2 x servo_burst_bits + tip_sector_bits) x "
+        "bit_length_nm = 5000 nm (one row) (got 4000)");
+  CHECK_THROWS_AS(MemsLayout(p), std::invalid_argument);
+}
+
+TEST_CASE("mems: layout counts and exact capacities of G1-G3", "[mems][layout]") {
+  struct Want {
+    std::uint32_t cylinders, rows, columns, cells;
+    std::uint64_t per_cylinder, capacity;
+  };
+  const Want want[] = {
+      {2000, 22, 10, 10, 2200, 4'400'000}, {2500, 27, 5, 20, 2700, 6'750'000}, {3333, 36, 2, 50, 3600, 11'998'800}};
+  const auto ps = presets();
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    const MemsLayout L(ps[i]);
+    CHECK(L.cylinders() == want[i].cylinders);
+    CHECK(L.rows_per_column() == want[i].rows);
+    CHECK(L.columns_per_cylinder() == want[i].columns);
+    CHECK(L.cells_per_row() == want[i].cells);
+    CHECK(L.blocks_per_cylinder() == want[i].per_cylinder);
+    CHECK(L.capacity() == want[i].capacity);
+    CHECK(L.row_bits() == 90);
+  }
+  MemsParams two = mems_g1();
+  two.sleds = 3;
+  CHECK(MemsLayout(two).capacity() == 3 * 4'400'000ull);
+}
+
+TEST_CASE("mems: layout round-trips every LBN of every preset", "[mems][layout]") {
+  for (MemsParams p : presets()) {
+    for (std::uint32_t sleds : {1u, 2u}) {
+      p.sleds = sleds;
+      const MemsLayout L(p);
+      const std::int64_t half_x = p.sled_movement_x_nm / 2, half_y = p.sled_movement_y_nm / 2;
+      const std::int64_t row_nm = std::int64_t{L.row_bits()} * p.bit_length_nm;
+      std::uint64_t bad = 0;
+      for (std::uint64_t lbn = 0; lbn < L.capacity(); ++lbn) {
+        const BlockPosition b = L.position(lbn);
+        if (L.lbn(b.address) != lbn) ++bad;
+        if (L.lbn_at(b.address.sled, b.x_nm, b.up.y_servo_nm, b.address.column, b.address.cell) != lbn) ++bad;
+        if (b.x_nm < -half_x || b.x_nm >= half_x) ++bad;
+        if (b.up.y_servo_nm < -half_y || b.down.y_servo_nm > half_y) ++bad;
+        // Up pass: servo then sector, upwards; down pass: the next servo burst, then the sector downwards.
+        if (b.up.y_end_nm - b.up.y_servo_nm != row_nm || b.up.y_data_nm - b.up.y_servo_nm != 10 * p.bit_length_nm)
+          ++bad;
+        if (b.down.y_servo_nm != b.up.y_end_nm + 10 * p.bit_length_nm || b.down.y_end_nm != b.up.y_data_nm) ++bad;
+        if (b.first_tip + p.tip_sectors_per_block > p.tips_total) ++bad;
+      }
+      INFO(p.preset << " sleds " << sleds);
+      CHECK(bad == 0);
+      CHECK_THROWS_AS(L.locate(L.capacity()), std::out_of_range);
+      CHECK_THROWS_AS(L.lbn_at(0, 25, 0, 0, 0), std::out_of_range);  // not on a cylinder
+    }
+  }
+}
+
+TEST_CASE("mems: layout: consecutive LBNs are adjacent along Y within a column", "[mems][layout]") {
+  for (const MemsParams& p : presets()) {
+    const MemsLayout L(p);
+    const std::int64_t row_nm = std::int64_t{L.row_bits()} * p.bit_length_nm;
+    std::uint64_t same_row = 0, next_row = 0, new_column = 0, bad = 0;
+    const std::uint64_t n = std::min<std::uint64_t>(L.capacity(), 3 * L.blocks_per_cylinder());
+    for (std::uint64_t lbn = 0; lbn + 1 < n; ++lbn) {
+      const BlockPosition a = L.position(lbn), b = L.position(lbn + 1);
+      if (a.address.cylinder != b.address.cylinder || a.address.column != b.address.column) {
+        ++new_column;
+        continue;
+      }
+      if (a.x_nm != b.x_nm) ++bad;
+      if (a.up.y_servo_nm == b.up.y_servo_nm) {
+        ++same_row;
+        if (b.first_tip != a.first_tip + p.tip_sectors_per_block) ++bad;
+      } else {
+        ++next_row;
+        const std::int64_t step = L.reversed(a.address.cylinder, a.address.column) ? -row_nm : row_nm;
+        if (b.up.y_servo_nm - a.up.y_servo_nm != step) ++bad;
+      }
+    }
+    INFO(p.preset);
+    CHECK(bad == 0);
+    CHECK(same_row == 3 * L.columns_per_cylinder() * L.rows_per_column() * (L.cells_per_row() - 1));
+    CHECK(next_row == 3 * L.columns_per_cylinder() * (L.rows_per_column() - 1));
+    CHECK(new_column == 3 * L.columns_per_cylinder() - 1);
+  }
+}
+
+TEST_CASE("mems: layout reverses rows on alternate columns, flipping on odd cylinders when columns are odd",
+          "[mems][layout]") {
+  const MemsLayout g1(mems_g1());  // 10 columns: column parity only
+  CHECK(g1.position(0).physical_row == 0);
+  CHECK(g1.position(220).address.column == 1);
+  CHECK(g1.position(220).physical_row == 21);  // column 1, logical row 0 at the top
+  CHECK(g1.position(219).physical_row == 21);  // column 0 ends at the top: the sweep turns round
+  CHECK(!g1.reversed(1, 0));
+  CHECK(g1.reversed(1, 9));
+  const MemsLayout g2(mems_g2());  // 5 columns: the alternation flips on odd cylinders
+  CHECK(!g2.reversed(0, 0));
+  CHECK(g2.reversed(0, 1));
+  CHECK(!g2.reversed(0, 4));  // last column of cylinder 0 ends at the top ...
+  CHECK(g2.reversed(1, 0));   // ... and cylinder 1 starts there, downwards
+  CHECK(g2.position(2700).physical_row == 26);
+  CHECK(g2.position(2699).physical_row == 26);
+  // Coordinates: the middle cylinder at x = 0; column of 22·90 + 10 = 1990 bits centred.
+  CHECK(g1.x_nm(1000) == 0);
+  CHECK(g1.x_nm(0) == -50'000);
+  CHECK(g1.up_pass(0).y_servo_nm == -995 * 50);
+  CHECK(g1.down_pass(21).y_servo_nm == 995 * 50);
+}
+
+TEST_CASE("mems: seek with springs off matches the closed forms", "[mems][seek]") {
+  for (MemsParams p : presets()) {
+    p.spring_constant_factor = 0;
+    const MemsSeek S(p);
+    const double a = p.accel_x_nm_s2(), v = p.access_velocity_nm_s();
+    for (std::int64_t d : {1, 50, 999, 12'345, 50'000, 99'950}) {
+      const std::int64_t from = -50'000, to = from + d;
+      // X from rest to rest: two halves of d/2 from rest, 2·√((d/2)·2/a) = 2·√(d/a).
+      const double x_want = 2 * std::sqrt(static_cast<double>(d) / a);
+      CHECK(std::abs(S.x_seek_s(from, to) - x_want) <= 1e-12 * x_want);
+      CHECK(std::abs(S.x_seek_s(to, from) - x_want) <= 1e-12 * x_want);
+      // Y from v to v: each half (−v + √(v² + 2a·d/2))/a.
+      const double y_want = 2 * (-v + std::sqrt(v * v + a * static_cast<double>(d))) / a;
+      CHECK(std::abs(S.y_seek_s(from, +1, to, +1, nullptr, nullptr) - y_want) <= 1e-9 * y_want);
+      CHECK(std::abs(S.y_seek_s(to, -1, from, -1, nullptr, nullptr) - y_want) <= 1e-9 * y_want);
+    }
+    CHECK(S.x_seek_s(123, 123) == 0);
+    CHECK(S.y_seek_s(123, +1, 123, +1, nullptr, nullptr) == 0);
+    // The chunked scheme is the closed form with springs off.
+    CHECK(bang_bang_chunked_s(axis_x(p), -3000, 0, 4000, 0) == bang_bang_exact_s(axis_x(p), -3000, 0, 4000, 0));
+  }
+}
+
+TEST_CASE("mems: seek with springs on matches an independent RK4 integration to 1e-6", "[mems][seek]") {
+  for (const MemsParams& p : presets()) {
+    const Axis ax = axis_x(p);
+    CHECK(ax.omega2 == p.accel_x_nm_s2() * 0.75 / 50'000);
+    const Rk4Seek rk{ax.accel_nm_s2, ax.omega2};
+    const double v = p.access_velocity_nm_s();
+    struct Move {
+      double from, to;
+    };
+    const Move moves[] = {{-50'000, 49'950},  {-50'000, 0},     {0, 50'000},      {49'000, -20'000},
+                          {-30'000, -29'950}, {10'000, 10'050}, {45'000, 50'000}, {-1'000, 1'000}};
+    for (const Move& m : moves) {
+      INFO(p.preset << " " << m.from << " -> " << m.to);
+      const double x_ref = rk.time(m.from, 0, m.to, 0);
+      CHECK(std::abs(bang_bang_exact_s(ax, m.from, 0, m.to, 0) - x_ref) <= 1e-6 * x_ref);
+      const double y_ref = rk.time(m.from, v, m.to, v);
+      CHECK(std::abs(bang_bang_exact_s(axis_y(p), m.from, v, m.to, v) - y_ref) <= 1e-6 * y_ref);
+    }
+  }
+  // The springs help a move towards the centre and hurt one away from it, but a full stroke gains.
+  const MemsParams g1 = mems_g1();
+  MemsParams off = g1;
+  off.spring_constant_factor = 0;
+  CHECK(bang_bang_exact_s(axis_x(g1), -50'000, 0, 49'950, 0) < bang_bang_exact_s(axis_x(off), -50'000, 0, 49'950, 0));
+  CHECK(bang_bang_exact_s(axis_x(g1), 40'000, 0, 50'000, 0) > bang_bang_exact_s(axis_x(off), 40'000, 0, 50'000, 0));
+  CHECK(bang_bang_exact_s(axis_x(g1), -50'000, 0, -40'000, 0) ==
+        bang_bang_exact_s(axis_x(g1), 50'000, 0, 40'000, 0));                            // mirror symmetry
+  CHECK_THROWS_AS(bang_bang_exact_s(axis_x(g1), 0, 0, 10, 2e7), std::invalid_argument);  // too short to reach v
+}
+
+TEST_CASE("mems: exact and DiskSim-chunked seeks differ by a bounded amount", "[mems][seek]") {
+  for (const MemsParams& p : presets()) {
+    const Axis ax = axis_x(p), ay = axis_y(p);
+    const double v = p.access_velocity_nm_s();
+    double max_x = 0, sum_x = 0, max_y = 0, sum_y = 0;
+    int n = 0;
+    for (int i = -50'000; i <= 50'000; i += 2'500) {
+      for (int j = -50'000; j <= 50'000; j += 2'500) {
+        if (i == j) continue;
+        const double ex = bang_bang_exact_s(ax, i, 0, j, 0), cx = bang_bang_chunked_s(ax, i, 0, j, 0);
+        const double ey = bang_bang_exact_s(ay, i, v, j, v), cy = bang_bang_chunked_s(ay, i, v, j, v);
+        max_x = std::max(max_x, std::abs(cx - ex) / ex);
+        max_y = std::max(max_y, std::abs(cy - ey) / ey);
+        sum_x += std::abs(cx - ex) / ex;
+        sum_y += std::abs(cy - ey) / ey;
+        ++n;
+      }
+    }
+    INFO(p.preset << " X max " << max_x << " mean " << sum_x / n << "; Y max " << max_y << " mean " << sum_y / n);
+    CHECK(max_x < 0.02);
+    CHECK(sum_x / n < 0.005);
+    CHECK(max_y < 0.02);
+    CHECK(sum_y / n < 0.005);
+    CHECK(max_x > 0);  // they do differ: the chunks are an approximation
+  }
+}
+
+TEST_CASE("mems: settle on X moves only; positioning = max(X + settle, Y + turnarounds)", "[mems][seek]") {
+  const MemsParams p = mems_g1();
+  const MemsSeek S(p);
+  const MemsLayout& L = S.layout();
+  const Time settle = from_s(2 / (2 * kPi * 739));
+  // Same cylinder: no X seek, no settle; Y only.
+  const SledState at{L.x_nm(1000), L.up_pass(3).y_servo_nm, +1};
+  Positioning y_only = S.position(at, L.x_nm(1000), L.up_pass(10));
+  CHECK(y_only.x_seek == Time{0});
+  CHECK(y_only.settle == Time{0});
+  CHECK(y_only.turnaround_count == 0);
+  CHECK(within_1ps(y_only.y_seek, S.y_seek_s(at.y_nm, +1, L.up_pass(10).y_servo_nm, +1, nullptr, nullptr)));
+  CHECK(y_only.total() == y_only.y_seek);
+  // One cylinder over: X seek + settle dominates a short Y move.
+  Positioning x_short = S.position(at, L.x_nm(1001), L.up_pass(4));
+  CHECK(x_short.settle == settle);
+  CHECK(within_1ps(x_short.x_seek, S.x_seek_s(0, 50)));
+  CHECK(x_short.total() == x_short.x_seek + x_short.settle);
+  CHECK(x_short.total() > x_short.y_seek + x_short.turnarounds);
+  // A full Y stroke against the direction with a one-cylinder X move: Y dominates.
+  const SledState top{L.x_nm(1000), L.down_pass(21).y_servo_nm, -1};
+  Positioning y_long = S.position(top, L.x_nm(1001), L.down_pass(0));
+  CHECK(y_long.settle == settle);
+  CHECK(y_long.total() == y_long.y_seek + y_long.turnarounds);
+  CHECK(y_long.total() > y_long.x_seek + y_long.settle);
+  CHECK(y_long.total() == std::max(y_long.x_seek + y_long.settle, y_long.y_seek + y_long.turnarounds));
+}
+
+TEST_CASE("mems: Y turnarounds: zero, one or two, 2v / (a ± spring)", "[mems][seek]") {
+  const MemsParams p = mems_g1();
+  const MemsSeek S(p);
+  const double a = p.accel_y_nm_s2(), om2 = a * 0.75 / 50'000, v = 2e7;
+  double turn = -1;
+  int n = -1;
+  S.y_seek_s(-1000, +1, 2000, +1, &turn, &n);
+  CHECK(n == 0);
+  CHECK(turn == 0);
+  S.y_seek_s(-1000, -1, 2000, +1, &turn, &n);  // must first reverse at -1000 (moving -Y: spring helps)
+  CHECK(n == 1);
+  CHECK(turn == 2 * v / (a + om2 * -1 * -1000.0));
+  S.y_seek_s(-1000, +1, 2000, -1, &turn, &n);  // arrives moving +Y, must leave moving -Y at 2000
+  CHECK(n == 1);
+  CHECK(turn == 2 * v / (a + om2 * 2000.0));
+  S.y_seek_s(-1000, -1, 2000, -1, &turn, &n);
+  CHECK(n == 2);
+  CHECK(turn == 2 * v / (a + om2 * 1000.0) + 2 * v / (a + om2 * 2000.0));
+  const double seek = S.y_seek_s(5000, +1, 5000, -1, &turn, &n);  // same place, reverse only
+  CHECK(seek == 0);
+  CHECK(n == 1);
+  CHECK(turn == 2 * v / (a + om2 * 5000.0));
+  CHECK(S.turnaround_s(40'000, -1) > S.turnaround_s(40'000, +1));  // the spring hurts when moving in
+  MemsParams off = p;
+  off.spring_constant_factor = 0;
+  CHECK(MemsSeek(off).turnaround_s(40'000, -1) == 2 * v / a);
+}
+
+TEST_CASE("mems: media access: rows at the access velocity, repositioning between columns", "[mems][access]") {
+  const MemsParams p = mems_g1();
+  const MemsSeek S(p);
+  const MemsLayout& L = S.layout();
+  const Time row = from_s(90 * 50 / 2e7);  // 225 µs per row
+  CHECK(row == Time{225'000'000});
+  // Sled already at block 0's up pass on its cylinder: no positioning, one row.
+  const SledState at0{L.x_nm(0), L.up_pass(0).y_servo_nm, +1};
+  MediaAccess one = S.access(at0, 0, 1);
+  CHECK(one.positioning == Time{0});
+  CHECK(one.transfer == row);
+  CHECK(one.runs == 1);
+  CHECK(one.rows == 1);
+  CHECK(one.max_active_tips == 64);
+  CHECK(one.tip_seconds == 64 * 225e-6);
+  CHECK(one.end == SledState{L.x_nm(0), L.up_pass(0).y_end_nm, +1});
+  // 25 blocks from 0: rows 0..2 (10 + 10 + 5 blocks), one sweep of 3 rows.
+  MediaAccess three = S.access(at0, 0, 25);
+  CHECK(three.transfer == from_s(3 * 90 * 50 / 2e7));
+  CHECK(three.rows == 3);
+  CHECK(three.max_active_tips == 640);
+  CHECK(std::abs(three.tip_seconds - 25 * 64 * 225e-6) < 1e-15);
+  // Blocks 215..224: the last row of column 0 (up) and the first of column 1 (reversed, down):
+  // the second run starts at the down pass of the top row, 10 servo bits above where the first
+  // ended, moving the other way: one turnaround.
+  const SledState at215{L.x_nm(0), L.up_pass(21).y_servo_nm, +1};
+  MediaAccess cross = S.access(at215, 215, 10);
+  CHECK(cross.runs == 2);
+  CHECK(cross.rows == 2);
+  const Positioning rep = S.position({L.x_nm(0), L.up_pass(21).y_end_nm, +1}, L.x_nm(0), L.down_pass(21));
+  CHECK(rep.turnaround_count == 1);
+  CHECK(cross.repositioning == rep.total());
+  CHECK(cross.end == SledState{L.x_nm(0), L.down_pass(21).y_end_nm, -1});
+  CHECK(cross.total() == cross.positioning + cross.transfer + cross.repositioning);
+  // Without bidirectional access every sweep runs +Y.
+  MemsParams uni = p;
+  uni.bidirectional_access = false;
+  CHECK(MemsSeek(uni).access(at215, 215, 10).end.y_direction == +1);
+  CHECK_THROWS_AS(S.access(at0, L.capacity() - 1, 2), std::out_of_range);
+  CHECK_THROWS_AS(S.access(at0, 0, 0), std::invalid_argument);
+}
+
+TEST_CASE("mems: power: idle, inactive after the timeout, startup delay, energy", "[mems][power]") {
+  MemsParams p = mems_g1();
+  p.sled_active_power_mw = 100;
+  p.sled_inactive_power_mw = 5;
+  p.tip_access_power_mw = 1;
+  CHECK(sled_power_w(p, SledPowerState::Active, 640) == (100 + 640.0) * 1e-3);
+  CHECK(sled_power_w(p, SledPowerState::Idle, 640) == 0.1);
+  CHECK(sled_power_w(p, SledPowerState::Inactive) == 0.005);
+  EnergyMeter m(p);
+  m.advance(from_ms(2), SledPowerState::Active, 64);  // 2 ms serving, 64 tips
+  CHECK(std::abs(m.joules() - 0.002 * (0.1 + 0.064)) < 1e-15);
+  CHECK(m.idle_until(from_ms(50)) == Time{0});  // 48 ms gap < 100 ms: stays active
+  CHECK(m.time_in(SledPowerState::Idle) == from_ms(48));
+  CHECK(m.idle_until(from_ms(300)) == from_ms(0.5));  // 250 ms gap: inactive after 100 ms
+  CHECK(m.time_in(SledPowerState::Idle) == from_ms(148));
+  CHECK(m.time_in(SledPowerState::Inactive) == from_ms(150));
+  CHECK(m.startups() == 1);
+  CHECK(m.idle_until(from_ms(400)) == from_ms(0.5));  // exactly the timeout: inactive at that instant
+  m.advance(from_ms(400.5), SledPowerState::Active);  // the startup
+  m.add_tip_seconds(0.01);
+  const double want = 0.002 * 0.164 + 0.148 * 0.1 + 0.150 * 0.005 + 0.1 * 0.1 + 0.0005 * 0.1 + 0.01 * 1e-3;
+  CHECK(std::abs(m.joules() - want) < 1e-12);
+  CHECK(std::abs(m.tip_joules() - (0.002 * 0.064 + 0.01 * 1e-3)) < 1e-15);
+  CHECK(std::abs(m.joules_in(SledPowerState::Inactive) - 0.150 * 0.005) < 1e-15);
+  CHECK_THROWS_AS(m.advance(from_ms(1), SledPowerState::Idle), std::invalid_argument);
+}
