@@ -235,6 +235,7 @@ void MemsDevice::catch_up(Time at) {
   idle_since_ = access_end_;
   busy_ = false;
   done_pending_ = true;
+  error_ = false;  // STATUS describes the command that finished last (a refusal while busy is past)
   ++completed_;
 }
 

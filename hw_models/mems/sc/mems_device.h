@@ -53,7 +53,10 @@ namespace drivevp {
 ///
 /// Errors (STATUS error bit and an immediate done interrupt, nothing moves): a command while busy,
 /// an unknown command code, COUNT 0 for a read or write, blocks beyond the capacity, TARGET_*
-/// coordinates outside the layout.
+/// coordinates outside the layout. The error bit stays until the next command is accepted or a
+/// command in progress completes (STATUS describes the command that finished or was refused last).
+/// commands_completed() and last_command_joules() are counters as of the last catch_up (any
+/// register access or state accessor brings them up to date).
 class MemsDevice : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<MemsDevice> socket;         ///< registers (mems_regs)
