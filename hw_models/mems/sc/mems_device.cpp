@@ -1,0 +1,310 @@
+#include "hw_models/mems/sc/mems_device.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "hw_models/mems/mems_page.h"
+#include "tlm_bus/copy_bytes.h"
+#include "tlm_bus/sc/time.h"
+
+namespace drivevp {
+
+namespace {
+
+// Idle from the meter's time to `at`: Idle up to the timeout, Inactive after (no startup counted).
+void idle_to(mems::EnergyMeter& m, const mems::MemsParams& p, Time at) {
+  if (at <= m.now()) return;
+  const Time gap = at - m.now();
+  m.advance(m.now() + std::min(gap, p.time_before_inactive()), mems::SledPowerState::Idle);
+  if (gap > p.time_before_inactive()) m.advance(at, mems::SledPowerState::Inactive);
+}
+
+}  // namespace
+
+const mems::MemsParams& MemsDevice::validated(const mems::MemsParams& p) {
+  p.validate();
+  return p;
+}
+
+MemsDevice::MemsDevice(sc_core::sc_module_name name, const mems::MemsParams& params, mems::SeekMethod method)
+    : sc_module(name),
+      socket("socket"),
+      buffer_socket("buffer_socket"),
+      param_socket("param_socket"),
+      params_(validated(params)),
+      seek_(params_, method),
+      page_(mems::make_mems_page(params_, method)),
+      meter_(params_) {
+  namespace r = mems_regs;
+  socket.register_b_transport(this, &MemsDevice::b_transport);
+  buffer_socket.register_b_transport(this, &MemsDevice::buffer_transport);
+  buffer_socket.register_get_direct_mem_ptr(this, &MemsDevice::get_direct_mem_ptr);
+  param_socket.register_b_transport(this, &MemsDevice::param_transport);
+  auto u64 = [](auto v) { return static_cast<std::uint64_t>(v); };
+  auto i64 = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
+  regs_.add(
+      "LBN", r::kLbn, 8, [this] { return lbn_; }, [this](std::uint64_t v, tlm::tlm_generic_payload&) { lbn_ = v; });
+  regs_.add(
+      "COUNT", r::kCount, 4, [this, u64] { return u64(count_); },
+      [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+        count_ = static_cast<std::uint32_t>(v);
+        if (buffer_.size() < std::uint64_t{count_} * kBlockBytes) {
+          buffer_.resize(std::uint64_t{count_} * kBlockBytes);
+          buffer_socket->invalidate_direct_mem_ptr(0, ~std::uint64_t{0});  // the buffer moved
+        }
+      });
+  regs_.add("COMMAND", r::kCommand, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+    command(static_cast<std::uint32_t>(v), regs_.access_delay());
+  });
+  regs_.add("STATUS", r::kStatus, 4, [this] { return status(now_at()); });
+  regs_.add(
+      "IRQ_ACK", r::kIrqAck, 4,
+      [this] {
+        const std::uint64_t s = status(now_at());
+        acknowledge();
+        return s;
+      },
+      [this](std::uint64_t, tlm::tlm_generic_payload&) { acknowledge(); });
+  regs_.add("ACCESS_START_PS", r::kAccessStartPs, 8, [this, u64] { return u64(access_start_.count()); });
+  regs_.add("POSITIONING_END_PS", r::kPositioningEndPs, 8, [this, u64] { return u64(positioning_end_.count()); });
+  regs_.add("ACCESS_END_PS", r::kAccessEndPs, 8, [this, u64] { return u64(access_end_.count()); });
+  regs_.add("STARTUP_PS", r::kStartupPs, 8, [this, u64] { return u64(startup_.count()); });
+  regs_.add("ROWS", r::kRows, 4, [this, u64] { return u64(rows_); });
+  regs_.add("RUNS", r::kRuns, 4, [this, u64] { return u64(runs_); });
+  regs_.add("SLED_X_NM", r::kSledXNm, 8, [this, i64] { return i64(sled_state(now_at()).x_nm); });
+  regs_.add("SLED_Y_NM", r::kSledYNm, 8, [this, i64] { return i64(sled_state(now_at()).y_nm); });
+  regs_.add("SLED_Y_DIRECTION", r::kSledYDirection, 4, [this] {
+    return std::uint64_t{static_cast<std::uint32_t>(static_cast<std::int32_t>(sled_state(now_at()).y_direction))};
+  });
+  regs_.add("ACTIVE_TIPS", r::kActiveTips, 4, [this, u64] { return u64(active_tips(now_at())); });
+  regs_.add("POWER_STATE", r::kPowerState, 4, [this, u64] { return u64(power_state(now_at())); });
+  regs_.add("STARTUPS", r::kStartups, 4, [this, u64] {
+    return u64(std::min<std::uint64_t>(meter_.startups(), std::numeric_limits<std::uint32_t>::max()));
+  });
+  regs_.add("ENERGY_NJ", r::kEnergyNj, 8,
+            [this, u64] { return u64(std::llround(energy_at(now_at()).joules() * 1e9)); });
+  auto target_reg = [this](const char* reg_name, std::uint64_t off, std::uint32_t mems_regs::TargetBurst::*field) {
+    regs_.add(
+        reg_name, off, 4, [this, field] { return std::uint64_t{target_.*field}; },
+        [this, field](std::uint64_t v, tlm::tlm_generic_payload&) { target_.*field = static_cast<std::uint32_t>(v); });
+  };
+  target_reg("TARGET_SLED", r::kTargetSled, &mems_regs::TargetBurst::sled);
+  target_reg("TARGET_CYLINDER", r::kTargetCylinder, &mems_regs::TargetBurst::cylinder);
+  target_reg("TARGET_COLUMN", r::kTargetColumn, &mems_regs::TargetBurst::column);
+  target_reg("TARGET_ROW", r::kTargetRow, &mems_regs::TargetBurst::row);
+  target_reg("TARGET_CELL", r::kTargetCell, &mems_regs::TargetBurst::cell);
+}
+
+Time MemsDevice::now_at() const { return sim_now() + to_time(regs_.access_delay()); }
+
+void MemsDevice::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  catch_up(sim_now() + to_time(delay));
+  regs_.access(trans, trans.get_address(), delay);
+}
+
+void MemsDevice::param_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+  const std::uint64_t off = trans.get_address();
+  const std::uint64_t len = trans.get_data_length();
+  if (!trans.is_read() || off > sizeof(MemsParameterPage) || len > sizeof(MemsParameterPage) - off) {
+    trans.set_response_status(trans.is_read() ? tlm::TLM_ADDRESS_ERROR_RESPONSE : tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  std::memcpy(trans.get_data_ptr(), reinterpret_cast<const std::uint8_t*>(&page_) + off, len);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+bool MemsDevice::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  catch_up(sim_now());
+  if (buffer_.empty()) return false;
+  dmi.set_dmi_ptr(buffer_.data());
+  dmi.set_start_address(0);
+  dmi.set_end_address(buffer_.size() - 1);
+  dmi.allow_read_write();
+  dmi.set_read_latency(sc_core::SC_ZERO_TIME);
+  dmi.set_write_latency(sc_core::SC_ZERO_TIME);
+  return true;
+}
+
+void MemsDevice::buffer_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  catch_up(sim_now() + to_time(delay));
+  const std::uint64_t off = trans.get_address();
+  const std::uint64_t len = trans.get_data_length();
+  if (off > buffer_.size() || len > buffer_.size() - off) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  if (trans.is_read())
+    copy_bytes(trans.get_data_ptr(), buffer_.data() + off, len);
+  else
+    copy_bytes(buffer_.data() + off, trans.get_data_ptr(), len);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void MemsDevice::refuse(const sc_core::sc_time& delay) {
+  error_ = true;
+  done_pending_ = true;
+  done_irq.raise(delay);
+}
+
+void MemsDevice::command(std::uint32_t value, const sc_core::sc_time& delay) {
+  namespace r = mems_regs;
+  const Time t0 = sim_now() + to_time(delay);
+  catch_up(t0);
+  const std::uint32_t op = value & 0xFFu;
+  const bool use_target = (value & r::kCmdUseTarget) != 0;
+  if (busy_ || (value & ~(0xFFu | r::kCmdUseTarget)) != 0 ||
+      (op != r::kCmdRead && op != r::kCmdWrite && op != r::kCmdMove))
+    return refuse(delay);
+  const mems::MemsLayout& L = seek_.layout();
+  std::uint64_t lbn = lbn_;
+  if (use_target) {
+    const mems_regs::TargetBurst& g = target_;
+    if (g.sled >= L.sleds() || g.cylinder >= L.cylinders() || g.column >= L.columns_per_cylinder() ||
+        g.row >= L.rows_per_column() || g.cell >= L.cells_per_row())
+      return refuse(delay);
+    // TARGET_ROW is the physical row; the row reversal is its own inverse.
+    lbn = L.lbn({g.sled, g.cylinder, g.column, L.physical_row(g.cylinder, g.column, g.row), g.cell});
+  }
+  const std::uint32_t count = op == r::kCmdMove ? 1 : count_;
+  if (count == 0 || lbn >= L.capacity() || count > L.capacity() - lbn) return refuse(delay);
+  lbn_ = lbn;
+
+  error_ = false;
+  op_ = op;
+  cmd_lbn_ = lbn;
+  cmd_count_ = count;
+  access_start_ = t0;
+  startup_ = meter_.idle_until(t0);
+  segments_.clear();
+  rows_ = 0;
+  runs_ = 0;
+  tip_seconds_ = 0;
+  Time t = t0 + startup_;
+  mems::SledState state = sled_;
+  if (op == r::kCmdMove) {
+    const mems::BlockPosition b = L.position(lbn);
+    const int dir = params_.bidirectional_access && L.reversed(b.address.cylinder, b.address.column) ? -1 : +1;
+    const mems::AccessPass pass = dir > 0 ? b.up : b.down;
+    const Time pos = seek_.position(state, b.x_nm, pass).total();
+    const mems::SledState end{b.x_nm, pass.y_servo_nm, dir};
+    segments_.push_back({t, t + pos, t + pos, state, end, end, 0});
+    t += pos;
+    ++runs_;
+  } else {
+    // The runs of MemsSeek::access, one call per run, so that each sweep's place and time are
+    // known; the sum equals MemsSeek::access(sled, lbn, count).total() exactly (same per-run terms).
+    std::uint64_t cur = lbn, remaining = count;
+    while (remaining > 0) {
+      const mems::BlockAddress a = L.locate(cur);
+      const std::uint64_t in_column = std::uint64_t{a.row} * L.cells_per_row() + a.cell;
+      const auto run =
+          static_cast<std::uint32_t>(std::min<std::uint64_t>(remaining, L.blocks_per_column() - in_column));
+      const mems::MediaAccess m = seek_.access(state, cur, run);
+      const std::int64_t sweep_nm = std::int64_t{m.rows} * L.row_bits() * L.bit_length_nm();
+      const mems::SledState start{m.end.x_nm, m.end.y_nm - m.end.y_direction * sweep_nm, m.end.y_direction};
+      segments_.push_back({t, t + m.positioning, t + m.total(), state, start, m.end, m.max_active_tips});
+      t += m.total();
+      rows_ += m.rows;
+      ++runs_;
+      tip_seconds_ += m.tip_seconds;
+      state = m.end;
+      cur += run;
+      remaining -= run;
+    }
+  }
+  positioning_end_ = segments_.front().pos_end;
+  access_end_ = t;
+  busy_ = true;
+  done_irq.raise(to_sc(access_end_ - sim_now()));
+}
+
+void MemsDevice::catch_up(Time at) {
+  if (!busy_ || at < access_end_) return;
+  namespace r = mems_regs;
+  if (op_ == r::kCmdWrite)
+    store_.write(cmd_lbn_, cmd_count_, buffer_.data());
+  else if (op_ == r::kCmdRead)
+    store_.read(cmd_lbn_, cmd_count_, buffer_.data());
+  const double active_before = meter_.joules_in(mems::SledPowerState::Active);
+  meter_.advance(access_end_, mems::SledPowerState::Active);
+  meter_.add_tip_seconds(tip_seconds_);
+  last_command_joules_ = meter_.joules_in(mems::SledPowerState::Active) - active_before;
+  sled_ = segments_.back().end;
+  idle_since_ = access_end_;
+  busy_ = false;
+  done_pending_ = true;
+  error_ = false;  // STATUS describes the command that finished last (a refusal while busy is past)
+  ++completed_;
+}
+
+const MemsDevice::Segment* MemsDevice::segment_at(Time at) const {
+  if (!busy_ || at >= access_end_) return nullptr;
+  for (const Segment& s : segments_)
+    if (at < s.sweep_end) return &s;
+  return nullptr;
+}
+
+mems::SledState MemsDevice::sled_state(Time at) {
+  catch_up(at);
+  if (!busy_) return sled_;
+  const Segment* s = segment_at(at);
+  if (!s || at < s->pos_end) return s ? s->from : sled_;
+  // Sweeping at the access velocity from sweep_start towards end, rounded to the nm.
+  const double moved = seek_.access_velocity_nm_s() * to_s(at - s->pos_end);
+  const std::int64_t span = s->end.y_nm - s->sweep_start.y_nm;
+  const std::int64_t step = std::min<std::int64_t>(std::llround(moved), span < 0 ? -span : span);
+  return {s->sweep_start.x_nm, s->sweep_start.y_nm + s->sweep_start.y_direction * step, s->sweep_start.y_direction};
+}
+
+Time MemsDevice::idle_since(Time at) {
+  catch_up(at);
+  return idle_since_;
+}
+
+bool MemsDevice::busy(Time at) {
+  catch_up(at);
+  return busy_;
+}
+
+mems::SledPowerState MemsDevice::power_state(Time at) {
+  catch_up(at);
+  if (busy_ && at >= access_start_) return mems::SledPowerState::Active;
+  return at - idle_since_ >= params_.time_before_inactive() ? mems::SledPowerState::Inactive
+                                                            : mems::SledPowerState::Idle;
+}
+
+std::uint32_t MemsDevice::active_tips(Time at) {
+  catch_up(at);
+  const Segment* s = segment_at(at);
+  return s && at >= s->pos_end ? s->tips : 0;
+}
+
+mems::EnergyMeter MemsDevice::energy_at(Time at) {
+  catch_up(at);
+  mems::EnergyMeter m = meter_;
+  if (busy_) {
+    if (at > m.now()) m.advance(std::min(at, access_end_), mems::SledPowerState::Active);
+  } else {
+    idle_to(m, params_, at);
+  }
+  return m;
+}
+
+std::uint64_t MemsDevice::status(Time at) {
+  namespace r = mems_regs;
+  catch_up(at);
+  std::uint64_t s =
+      (busy_ ? r::kStatusBusy : 0u) | (done_pending_ ? r::kStatusDonePending : 0u) | (error_ ? r::kStatusError : 0u);
+  if (busy_ && at >= access_start_ && at < access_start_ + startup_) s |= r::kStatusStartup;
+  if (active_tips(at) > 0) s |= r::kStatusTransferring;
+  return s;
+}
+
+void MemsDevice::acknowledge() {
+  done_pending_ = false;
+  done_irq.lower(regs_.access_delay());
+}
+
+}  // namespace drivevp

@@ -1,0 +1,414 @@
+// MemsDevice (hw_models/mems/sc/mems_device.h) driven directly over TLM by a small initiator in
+// this file (no controller): registers and error responses, exact access times against the
+// hw_models/mems functions, the done interrupt, data through the sector buffer, the startup delay,
+// energy, and the parameter page. One simulation per TEST_CASE (ctest runs each in its own process).
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <catch2/catch_test_macros.hpp>
+#include <systemc>
+
+#include "hw_models/mems/mems_page.h"
+#include "hw_models/mems/sc/mems_device.h"
+#include "tlm_bus/sc/time.h"
+
+namespace {
+
+using namespace drivevp;
+namespace r = drivevp::mems_regs;
+
+struct Host : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<Host> regs{"regs"};
+  tlm_utils::simple_initiator_socket<Host> buf{"buf"};
+  tlm_utils::simple_initiator_socket<Host> page{"page"};
+  MemsDevice& dev;
+  std::function<void(Host&)> script;
+  bool finished = false;
+
+  Host(sc_core::sc_module_name n, MemsDevice& d, std::function<void(Host&)> s)
+      : sc_module(n), dev(d), script(std::move(s)) {
+    regs.bind(d.socket);
+    buf.bind(d.buffer_socket);
+    page.bind(d.param_socket);
+    SC_HAS_PROCESS(Host);
+    SC_THREAD(run);
+  }
+  void run() {
+    script(*this);
+    finished = true;
+  }
+  tlm::tlm_response_status access(tlm_utils::simple_initiator_socket<Host>& s, tlm::tlm_command cmd, std::uint64_t addr,
+                                  void* data, unsigned len) {
+    tlm::tlm_generic_payload t;
+    t.set_command(cmd);
+    t.set_address(addr);
+    t.set_data_ptr(static_cast<unsigned char*>(data));
+    t.set_data_length(len);
+    t.set_streaming_width(len);
+    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    s->b_transport(t, delay);
+    return t.get_response_status();
+  }
+  std::uint64_t rd(std::uint64_t off, unsigned len) {
+    std::uint64_t v = 0;
+    REQUIRE(access(regs, tlm::TLM_READ_COMMAND, off, &v, len) == tlm::TLM_OK_RESPONSE);
+    return v;
+  }
+  void wr(std::uint64_t off, std::uint64_t v, unsigned len) {
+    REQUIRE(access(regs, tlm::TLM_WRITE_COMMAND, off, &v, len) == tlm::TLM_OK_RESPONSE);
+  }
+  /// One AccessBurst at LBN.
+  void start(std::uint64_t lbn, std::uint32_t count, std::uint32_t cmd) {
+    r::AccessBurst b{lbn, count, cmd};
+    REQUIRE(access(regs, tlm::TLM_WRITE_COMMAND, r::kLbn, &b, sizeof b) == tlm::TLM_OK_RESPONSE);
+  }
+  /// Waits for the done interrupt; returns the done burst (read-to-clear) and the time it rose.
+  r::AccessDoneBurst wait_done(Time* when = nullptr) {
+    sc_core::wait(dev.done_irq.event());
+    if (when) *when = sim_now();
+    r::AccessDoneBurst d{};
+    REQUIRE(access(regs, tlm::TLM_READ_COMMAND, r::kIrqAck, &d, sizeof d) == tlm::TLM_OK_RESPONSE);
+    return d;
+  }
+  r::SledBurst sled() {
+    r::SledBurst s{};
+    REQUIRE(access(regs, tlm::TLM_READ_COMMAND, r::kSledXNm, &s, sizeof s) == tlm::TLM_OK_RESPONSE);
+    return s;
+  }
+  void wait_until(Time t) {
+    REQUIRE(t >= sim_now());
+    sc_core::wait(to_sc(t - sim_now()));
+  }
+};
+
+/// Elaborates one device and one host running `script`, simulates to the end.
+void simulate(const mems::MemsParams& p, std::function<void(Host&)> script) {
+  auto dev = std::make_unique<MemsDevice>("mems", p);
+  auto host = std::make_unique<Host>("host", *dev, std::move(script));
+  sc_core::sc_start();
+  REQUIRE(host->finished);
+}
+
+bool same_params(const mems::MemsParams& a, const mems::MemsParams& b) {
+  return a.preset == b.preset && a.sled_movement_x_nm == b.sled_movement_x_nm &&
+         a.sled_movement_y_nm == b.sled_movement_y_nm && a.bit_length_nm == b.bit_length_nm &&
+         a.tip_sector_bits == b.tip_sector_bits && a.servo_burst_bits == b.servo_burst_bits &&
+         a.tip_sectors_per_block == b.tip_sectors_per_block && a.tips_total == b.tips_total &&
+         a.tips_active == b.tips_active && a.sleds == b.sleds && a.bidirectional_access == b.bidirectional_access &&
+         a.sled_acceleration_x == b.sled_acceleration_x && a.sled_acceleration_y == b.sled_acceleration_y &&
+         a.tip_data_rate_bps == b.tip_data_rate_bps && a.resonant_frequency_hz == b.resonant_frequency_hz &&
+         a.settling_time_constants == b.settling_time_constants &&
+         a.spring_constant_factor == b.spring_constant_factor && a.command_overhead_ms == b.command_overhead_ms &&
+         a.time_before_inactive_ms == b.time_before_inactive_ms && a.startup_delay_ms == b.startup_delay_ms &&
+         a.sled_active_power_mw == b.sled_active_power_mw && a.sled_inactive_power_mw == b.sled_inactive_power_mw &&
+         a.tip_access_power_mw == b.tip_access_power_mw;
+}
+
+}  // namespace
+
+TEST_CASE("sim: MEMS device registers answer reads, writes and every error", "[sim][mems][registers]") {
+  simulate(mems::mems_g1(), [](Host& h) {
+    const std::uint64_t cap = h.dev.seek().layout().capacity();
+    // Read/write registers keep what is written; a burst writes LBN and COUNT together.
+    h.wr(r::kLbn, 1234, 8);
+    CHECK(h.rd(r::kLbn, 8) == 1234);
+    r::TargetBurst tb{0, 7, 3, 5, 9};
+    REQUIRE(h.access(h.regs, tlm::TLM_WRITE_COMMAND, r::kTargetSled, &tb, sizeof tb) == tlm::TLM_OK_RESPONSE);
+    CHECK(h.rd(r::kTargetCylinder, 4) == 7);
+    CHECK(h.rd(r::kTargetCell, 4) == 9);
+    CHECK(h.rd(r::kStatus, 4) == 0);
+    CHECK(h.rd(r::kPowerState, 4) == r::kPowerIdle);
+    // Sled at rest in the centre at time 0, moving +Y.
+    const r::SledBurst s = h.sled();
+    CHECK(s.x_nm == 0);
+    CHECK(s.y_nm == 0);
+    CHECK(s.y_direction == 1);
+    CHECK(s.active_tips == 0);
+    std::uint64_t v = 0;
+    // No register at 0x04 (inside LBN), a write to a read-only register, a length splitting LBN.
+    CHECK(h.access(h.regs, tlm::TLM_READ_COMMAND, 0x04, &v, 4) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    CHECK(h.access(h.regs, tlm::TLM_WRITE_COMMAND, r::kStatus, &v, 4) == tlm::TLM_COMMAND_ERROR_RESPONSE);
+    CHECK(h.access(h.regs, tlm::TLM_WRITE_COMMAND, r::kEnergyNj, &v, 8) == tlm::TLM_COMMAND_ERROR_RESPONSE);
+    CHECK(h.access(h.regs, tlm::TLM_READ_COMMAND, r::kLbn, &v, 4) == tlm::TLM_BURST_ERROR_RESPONSE);
+    // The parameter page is read-only and ends where the struct ends; the buffer is COUNT blocks.
+    CHECK(h.access(h.page, tlm::TLM_WRITE_COMMAND, 0, &v, 4) == tlm::TLM_COMMAND_ERROR_RESPONSE);
+    CHECK(h.access(h.page, tlm::TLM_READ_COMMAND, sizeof(MemsParameterPage) - 4, &v, 8) ==
+          tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    CHECK(h.access(h.buf, tlm::TLM_READ_COMMAND, 0, &v, 8) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    // Refused commands: each raises the done interrupt at once with the error bit, nothing moves.
+    const auto refused = [&](std::uint64_t lbn, std::uint32_t count, std::uint32_t cmd) {
+      const Time t = sim_now();
+      h.start(lbn, count, cmd);
+      Time when{-1};
+      const r::AccessDoneBurst d = h.wait_done(&when);
+      CHECK(when == t);
+      CHECK(d.status == (r::kStatusError | r::kStatusDonePending));
+      CHECK(h.rd(r::kStatus, 4) == r::kStatusError);
+      CHECK(h.dev.commands_completed() == 0);
+    };
+    refused(0, 0, r::kCmdRead);               // 0 blocks
+    refused(cap - 1, 2, r::kCmdRead);         // passes the capacity
+    refused(cap, 1, r::kCmdWrite);            // beyond the capacity
+    refused(0, 1, 7);                         // unknown command
+    refused(0, 1, r::kCmdRead | (1u << 12));  // unknown flag
+    tb = {0, 2000, 0, 0, 0};                  // cylinder out of range (G1 has 2000)
+    REQUIRE(h.access(h.regs, tlm::TLM_WRITE_COMMAND, r::kTargetSled, &tb, sizeof tb) == tlm::TLM_OK_RESPONSE);
+    refused(0, 1, r::kCmdRead | r::kCmdUseTarget);
+    // A command while busy is refused; the first one still completes on time.
+    h.start(0, 1, r::kCmdRead);
+    CHECK((h.rd(r::kStatus, 4) & r::kStatusBusy) != 0);
+    const Time end{static_cast<std::int64_t>(h.rd(r::kAccessEndPs, 8))};
+    h.start(5, 1, r::kCmdRead);
+    CHECK(h.rd(r::kIrqAck, 4) == (r::kStatusBusy | r::kStatusError | r::kStatusDonePending));
+    h.wait_until(end - Time{1});
+    CHECK(h.rd(r::kStatus, 4) == (r::kStatusBusy | r::kStatusError | r::kStatusTransferring));
+    CHECK(h.dev.commands_completed() == 0);
+    h.wait_until(end);
+    // The accepted command completes; its completion clears the refusal's error bit.
+    CHECK(h.rd(r::kIrqAck, 4) == r::kStatusDonePending);
+    CHECK(h.dev.commands_completed() == 1);
+    CHECK(h.rd(r::kStatus, 4) == 0);
+  });
+}
+
+TEST_CASE("sim: MEMS access times equal the hw_models/mems functions to the picosecond", "[sim][mems][timing]") {
+  const mems::MemsParams p = mems::mems_g1();
+  simulate(p, [&](Host& h) {
+    const mems::MemsSeek seek(p);
+    const mems::MemsLayout& L = seek.layout();
+    mems::SledState sled;  // centre, +Y
+    struct Req {
+      std::uint64_t lbn;
+      std::uint32_t count;
+      Time gap;
+    };
+    // Single blocks far apart, a run inside one column, runs across columns and a cylinder.
+    const std::vector<Req> reqs = {{1'234'567, 1, Time{0}},
+                                   {4'399'999, 1, from_ms(1)},
+                                   {17, 8, from_ms(0.25)},
+                                   {2'190, 40, Time{123'456}},
+                                   {L.blocks_per_cylinder() * 999 + 5, 300, from_ms(2)},
+                                   {0, 1, Time{0}}};
+    for (const Req& q : reqs) {
+      h.wait_until(sim_now() + q.gap);
+      const Time t0 = sim_now();
+      const mems::MediaAccess m = seek.access(sled, q.lbn, q.count);
+      h.start(q.lbn, q.count, r::kCmdRead);
+      CHECK(h.rd(r::kPowerState, 4) == r::kPowerActive);
+      Time irq{-1};
+      const r::AccessDoneBurst d = h.wait_done(&irq);
+      CHECK(d.status == r::kStatusDonePending);
+      CHECK(Time{static_cast<std::int64_t>(d.access_start_ps)} == t0);
+      CHECK(d.startup_ps == 0);
+      CHECK(Time{static_cast<std::int64_t>(d.positioning_end_ps)} == t0 + m.positioning);
+      CHECK(Time{static_cast<std::int64_t>(d.access_end_ps)} == t0 + m.total());
+      CHECK(irq == t0 + m.total());
+      CHECK(d.rows == m.rows);
+      CHECK(d.runs == m.runs);
+      const r::SledBurst s = h.sled();
+      CHECK(s.x_nm == m.end.x_nm);
+      CHECK(s.y_nm == m.end.y_nm);
+      CHECK(s.y_direction == m.end.y_direction);
+      sled = m.end;
+    }
+    // Mid-sweep: Y moves at the access velocity from the pass start, tips transfer.
+    {
+      const std::uint64_t lbn = 3 * L.blocks_per_column();  // a full column: 22 rows
+      const mems::MediaAccess m = seek.access(sled, lbn, static_cast<std::uint32_t>(L.blocks_per_column()));
+      REQUIRE(m.runs == 1);
+      const Time t0 = sim_now();
+      h.start(lbn, static_cast<std::uint32_t>(L.blocks_per_column()), r::kCmdRead);
+      const Time mid = t0 + m.positioning + Time{100'000'000};  // 100 µs into the sweep
+      h.wait_until(mid);
+      const r::SledBurst s = h.sled();
+      const std::int64_t sweep = std::int64_t{m.rows} * L.row_bits() * L.bit_length_nm();
+      const std::int64_t y_start = m.end.y_nm - m.end.y_direction * sweep;
+      CHECK(s.x_nm == m.end.x_nm);
+      CHECK(s.y_nm == y_start + m.end.y_direction * 2000);  // 2e7 nm/s x 100 µs
+      CHECK(s.active_tips == 640);
+      CHECK((h.rd(r::kStatus, 4) & r::kStatusTransferring) != 0);
+      h.wait_done();
+      sled = m.end;
+    }
+    // A move, then an access of the same block, positions once; the target registers address it.
+    {
+      const std::uint64_t lbn = 777'777;
+      const mems::BlockAddress a = L.locate(lbn);
+      r::TargetBurst tb{a.sled, a.cylinder, a.column, L.physical_row(a.cylinder, a.column, a.row), a.cell};
+      REQUIRE(h.access(h.regs, tlm::TLM_WRITE_COMMAND, r::kTargetSled, &tb, sizeof tb) == tlm::TLM_OK_RESPONSE);
+      const Time t0 = sim_now();
+      const mems::MediaAccess full = seek.access(sled, lbn, 1);
+      h.wr(r::kCommand, r::kCmdMove | r::kCmdUseTarget, 4);
+      const r::AccessDoneBurst d = h.wait_done();
+      CHECK(h.rd(r::kLbn, 8) == lbn);
+      CHECK(Time{static_cast<std::int64_t>(d.access_end_ps)} == t0 + full.positioning);
+      CHECK(d.rows == 0);
+      const Time t1 = sim_now();
+      h.start(lbn, 1, r::kCmdRead);
+      const r::AccessDoneBurst d2 = h.wait_done();
+      CHECK(Time{static_cast<std::int64_t>(d2.positioning_end_ps)} == t1);
+      CHECK(Time{static_cast<std::int64_t>(d2.access_end_ps)} == t1 + full.transfer);
+    }
+  });
+}
+
+TEST_CASE("sim: MEMS data written through the sector buffer reads back", "[sim][mems][data]") {
+  simulate(mems::mems_g2(), [](Host& h) {
+    const std::uint32_t n = 25;  // crosses a row and a column boundary of G2 (20 cells per row)
+    const std::uint64_t lbn = 540 - 7;
+    std::vector<std::uint8_t> out(n * kBlockBytes), in(n * kBlockBytes);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::uint8_t>(i * 131 + 7);
+    h.wr(r::kCount, n, 4);
+    REQUIRE(h.access(h.buf, tlm::TLM_WRITE_COMMAND, 0, out.data(), static_cast<unsigned>(out.size())) ==
+            tlm::TLM_OK_RESPONSE);
+    h.start(lbn, n, r::kCmdWrite);
+    h.wait_done();
+    // Clobber the buffer, read back: the written bytes.
+    std::vector<std::uint8_t> zero(n * kBlockBytes, 0);
+    REQUIRE(h.access(h.buf, tlm::TLM_WRITE_COMMAND, 0, zero.data(), static_cast<unsigned>(zero.size())) ==
+            tlm::TLM_OK_RESPONSE);
+    h.start(lbn, n, r::kCmdRead);
+    h.wait_done();
+    REQUIRE(h.access(h.buf, tlm::TLM_READ_COMMAND, 0, in.data(), static_cast<unsigned>(in.size())) ==
+            tlm::TLM_OK_RESPONSE);
+    CHECK(in == out);
+    // Blocks never written read as the store's unwritten pattern (the LBN in every word), and a
+    // read overlapping written and unwritten blocks gets both.
+    h.start(lbn + n - 2, 4, r::kCmdRead);
+    h.wait_done();
+    REQUIRE(h.access(h.buf, tlm::TLM_READ_COMMAND, 0, in.data(), 4 * kBlockBytes) == tlm::TLM_OK_RESPONSE);
+    CHECK(std::memcmp(in.data(), out.data() + (n - 2) * kBlockBytes, 2 * kBlockBytes) == 0);
+    for (std::uint64_t b = 2; b < 4; ++b)
+      for (std::size_t w = 0; w < kBlockBytes / 8; ++w) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, in.data() + b * kBlockBytes + w * 8, 8);
+        CHECK(word == BackingStore::unwritten_word(lbn + n - 2 + b));
+      }
+  });
+}
+
+TEST_CASE("sim: MEMS startup delay after the idle timeout, and not before", "[sim][mems][power]") {
+  const mems::MemsParams p = mems::mems_g1();
+  simulate(p, [&](Host& h) {
+    const mems::MemsSeek seek(p);
+    const Time timeout = p.time_before_inactive();
+    REQUIRE(timeout == from_ms(100));
+    mems::SledState sled;
+    auto access = [&](std::uint64_t lbn, Time expected_startup) {
+      const Time t0 = sim_now();
+      const mems::MediaAccess m = seek.access(sled, lbn, 2);
+      h.start(lbn, 2, r::kCmdRead);
+      CHECK(((h.rd(r::kStatus, 4) & r::kStatusStartup) != 0) == (expected_startup > Time{0}));
+      Time irq{-1};
+      const r::AccessDoneBurst d = h.wait_done(&irq);
+      CHECK(Time{static_cast<std::int64_t>(d.startup_ps)} == expected_startup);
+      CHECK(Time{static_cast<std::int64_t>(d.positioning_end_ps)} == t0 + expected_startup + m.positioning);
+      CHECK(irq == t0 + expected_startup + m.total());
+      sled = m.end;
+    };
+    access(100, Time{0});  // time 0: no startup
+    // Idle 1 ps less than the timeout: still idle, no startup.
+    h.wait_until(sim_now() + timeout - Time{1});
+    CHECK(h.rd(r::kPowerState, 4) == r::kPowerIdle);
+    access(200'000, Time{0});
+    // Idle exactly the timeout: inactive, the next access pays 0.5 ms first.
+    h.wait_until(sim_now() + timeout);
+    CHECK(h.rd(r::kPowerState, 4) == r::kPowerInactive);
+    access(3'000'000, from_ms(0.5));
+    h.wait_until(sim_now() + from_ms(250));
+    access(5, from_ms(0.5));
+    CHECK(h.rd(r::kStartups, 4) == 2);
+  });
+}
+
+TEST_CASE("sim: MEMS energy of a scripted sequence", "[sim][mems][power]") {
+  mems::MemsParams p = mems::mems_g3();
+  p.sled_active_power_mw = 100;
+  p.sled_inactive_power_mw = 10;
+  p.tip_access_power_mw = 0.5;
+  simulate(p, [&](Host& h) {
+    const mems::MemsSeek seek(p);
+    // At 1 ms: 70 blocks from 1000 (sled at the centre); idle 40 ms; 5 blocks at 9,000,000;
+    // idle 300 ms (100 idle, 200 inactive); startup, then 1 block at 42; finally 10 ms idle.
+    const Time a0 = from_ms(1);
+    const mems::MediaAccess m0 = seek.access({}, 1000, 70);
+    const Time a1 = a0 + m0.total() + from_ms(40);
+    const mems::MediaAccess m1 = seek.access(m0.end, 9'000'000, 5);
+    const Time a2 = a1 + m1.total() + from_ms(300);
+    const Time su = p.startup_delay();
+    const mems::MediaAccess m2 = seek.access(m1.end, 42, 1);
+    const Time end2 = a2 + su + m2.total();
+    const Time stop = end2 + from_ms(10);
+    h.wait_until(a0);
+    h.start(1000, 70, r::kCmdRead);
+    h.wait_done();
+    h.wait_until(a1);
+    h.start(9'000'000, 5, r::kCmdRead);
+    h.wait_done();
+    h.wait_until(a2);
+    h.start(42, 1, r::kCmdRead);
+    Time irq{-1};
+    h.wait_done(&irq);
+    REQUIRE(irq == end2);
+    h.wait_until(stop);
+    const mems::EnergyMeter e = h.dev.energy_at(stop);
+    const Time active = m0.total() + m1.total() + su + m2.total();
+    const Time idle = a0 + from_ms(40) + from_ms(100) + from_ms(10);
+    const Time inactive = from_ms(200);
+    CHECK(e.time_in(mems::SledPowerState::Active) == active);
+    CHECK(e.time_in(mems::SledPowerState::Idle) == idle);
+    CHECK(e.time_in(mems::SledPowerState::Inactive) == inactive);
+    CHECK(e.startups() == 1);
+    const double tip_j = (m0.tip_seconds + m1.tip_seconds + m2.tip_seconds) * 0.5e-3;
+    const double expected = 0.1 * to_s(active) + 0.1 * to_s(idle) + 0.01 * to_s(inactive) + tip_j;
+    CHECK(std::abs(e.tip_joules() - tip_j) <= 1e-12 * tip_j);
+    CHECK(std::abs(e.joules() - expected) <= 1e-12 * expected);
+    CHECK(h.rd(r::kEnergyNj, 8) == static_cast<std::uint64_t>(std::llround(e.joules() * 1e9)));
+    CHECK(std::abs(h.dev.last_command_joules() - (0.1 * to_s(su + m2.total()) + m2.tip_seconds * 0.5e-3)) <= 1e-15);
+  });
+}
+
+TEST_CASE("sim: MEMS parameter page round trip for G1, G2, G3", "[sim][mems][page]") {
+  std::vector<mems::MemsParams> presets = {mems::mems_g1(), mems::mems_g2(), mems::mems_g3()};
+  std::vector<std::unique_ptr<MemsDevice>> devs;
+  for (const auto& p : presets) devs.push_back(std::make_unique<MemsDevice>(p.preset.c_str(), p));
+  std::vector<MemsParameterPage> pages(3);
+  std::vector<std::unique_ptr<Host>> hosts;
+  for (std::size_t i = 0; i < 3; ++i)
+    hosts.push_back(std::make_unique<Host>(("host" + std::to_string(i)).c_str(), *devs[i], [&pages, i](Host& h) {
+      REQUIRE(h.access(h.page, tlm::TLM_READ_COMMAND, 0, &pages[i], sizeof(MemsParameterPage)) == tlm::TLM_OK_RESPONSE);
+    }));
+  sc_core::sc_start();
+  const std::uint64_t caps[3] = {4'400'000, 6'750'000, 11'998'800};
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(hosts[i]->finished);
+    const MemsParameterPage& g = pages[i];
+    CHECK(g.header.kind == DeviceKind::Mems);
+    CHECK(g.header.page_bytes == sizeof(MemsParameterPage));
+    CHECK(g.capacity_blocks == caps[i]);
+    CHECK(same_params(mems::mems_params_from_page(g), presets[i]));
+    CHECK(mems::seek_method_from_page(g) == mems::SeekMethod::Exact);
+  }
+  // A malformed page is refused before anything is built from it.
+  MemsParameterPage bad = pages[0];
+  bad.header.magic ^= 1;
+  CHECK_THROWS_AS(mems::mems_params_from_page(bad), std::invalid_argument);
+  bad = pages[0];
+  bad.header.version = 1;
+  CHECK_THROWS_AS(mems::mems_params_from_page(bad), std::invalid_argument);
+  bad = pages[0];
+  bad.header.kind = DeviceKind::Disk;
+  CHECK_THROWS_AS(mems::mems_params_from_page(bad), std::invalid_argument);
+  bad = pages[0];
+  bad.capacity_blocks += 1;
+  CHECK_THROWS_AS(mems::mems_params_from_page(bad), std::invalid_argument);
+  bad = pages[0];
+  bad.spring_constant_factor = 1.5;
+  CHECK_THROWS_AS(mems::mems_params_from_page(bad), std::invalid_argument);
+}
