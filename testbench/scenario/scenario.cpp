@@ -331,7 +331,9 @@ std::vector<KeySpec> build_schema() {
         sc.trace.format = *parse_trace_format(
             get_choice(n, {"auto", "disksim", "spc", "msr", "fio", "blkparse", "ftrace", "ssdsim", "mqsim"}));
       });
-  add("workload.time_scale", "number", "(0, 1000000]", "trace: inter-arrival times are divided by this (002 §4)",
+  add("workload.time_scale", "number", "(0, 1000000]",
+      "inter-arrival times are divided by this: a trace's, or an open-loop synthetic workload's (the rate is "
+      "multiplied by it); 002 §4's trace scaling factor s",
       [](const toml::node& n, Scenario& sc) { sc.trace.time_scale = get_float(n, 0, 1e6, true); });
   add("workload.capacity", "string", "one of error, wrap, scale", "trace: addresses beyond the capacity",
       [](const toml::node& n, Scenario& sc) {
@@ -427,9 +429,9 @@ void flatten(const toml::table& t, const std::string& prefix, const std::string&
 }
 
 bool is_trace_key(const std::string& k) {
-  static const std::vector<std::string> keys = {"workload.path",     "workload.format",        "workload.time_scale",
-                                                "workload.capacity", "workload.device",        "workload.start_s",
-                                                "workload.stop_s",   "workload.skip_requests", "workload.lenient"};
+  static const std::vector<std::string> keys = {"workload.path",          "workload.format",  "workload.capacity",
+                                                "workload.device",        "workload.start_s", "workload.stop_s",
+                                                "workload.skip_requests", "workload.lenient"};
   return std::find(keys.begin(), keys.end(), k) != keys.end();
 }
 bool is_synthetic_key(const std::string& k) {
@@ -650,6 +652,21 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
     if (sc.requests == 0)
       throw ConfigError(fmt::format("{}: run.requests: expected an integer >= 1 for a synthetic workload, found 0",
                                     where("run.requests")));
+    if (entries.count("workload.time_scale")) {
+      // 002 §4: the scaling factor s divides the inter-arrival times, i.e. multiplies the rate.
+      if (sc.host.closed_loop)
+        throw ConfigError(
+            fmt::format("{}: workload.time_scale applies only to an open loop (or a trace): a closed "
+                        "loop has no arrival times",
+                        where("workload.time_scale")));
+      const double scaled = sc.synthetic.rate_per_s * sc.trace.time_scale;
+      if (!(scaled <= 1e9))
+        throw ConfigError(
+            fmt::format("{}: workload.time_scale: expected workload.rate_per_s x workload.time_scale "
+                        "<= 1e9 requests per second, found {} x {} = {:.6g}",
+                        where("workload.time_scale"), sc.synthetic.rate_per_s, sc.trace.time_scale, scaled));
+      sc.synthetic.rate_per_s = scaled;
+    }
     // Simulated time must hold the last arrival (open loop): the expected last arrival is
     // requests / rate; half the limit leaves room for the Poisson spread (a guard in the source
     // stops a run whose draws still exceed it).

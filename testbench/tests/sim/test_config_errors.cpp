@@ -309,5 +309,27 @@ TEST_CASE("sim: drivevp leaves an earlier run's outputs untouched on a bad scena
   CHECK_FALSE(fs::exists(fresh));
 }
 
+TEST_CASE("sim: workload.time_scale scales a synthetic open loop's arrivals (002 s) and is refused for a closed loop",
+          "[sim][config]") {
+  // Rate 10/s scaled by s = 2 is the same arrival process as rate 20/s: the same seed draws the
+  // same exponential variates, divided by the same rate.
+  TempDir dir("time-scale");
+  write_text(dir / "s.toml", kBase);
+  const auto scaled =
+      run_drivevp(dir.path(), {"run", (dir / "s.toml").string(), "--set", "workload.rate_per_s=10", "--set",
+                               "workload.time_scale=2", "--set", "run.requests=500", "--out", (dir / "a").string()});
+  const auto plain = run_drivevp(dir.path(), {"run", (dir / "s.toml").string(), "--set", "workload.rate_per_s=20",
+                                              "--set", "run.requests=500", "--out", (dir / "b").string()});
+  REQUIRE(scaled.status == 0);
+  REQUIRE(plain.status == 0);
+  CHECK(read_text(dir / "a/requests.csv") == read_text(dir / "b/requests.csv"));
+  CHECK(config_error(kBase, {"workload.loop=closed", "workload.time_scale=2"}) ==
+        "--set workload.time_scale=2: workload.time_scale applies only to an open loop (or a trace): a closed loop "
+        "has no arrival times");
+  CHECK(config_error(kBase, {"workload.rate_per_s=1e9", "workload.time_scale=2"}) ==
+        "--set workload.time_scale=2: workload.time_scale: expected workload.rate_per_s x workload.time_scale <= 1e9 "
+        "requests per second, found 1000000000 x 2 = 2e+09");
+}
+
 }  // namespace
 }  // namespace drivevp
