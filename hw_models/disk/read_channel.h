@@ -8,8 +8,8 @@
 #include <systemc>
 #include <tlm>
 
-#include "hw_models/disk/actuator.h"
 #include "hw_models/backing_store.h"
+#include "hw_models/disk/actuator.h"
 #include "hw_models/disk/disk_params.h"
 #include "hw_models/disk/spindle.h"
 #include "tlm_bus/sc/irq.h"
