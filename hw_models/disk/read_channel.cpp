@@ -32,8 +32,8 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
       "COUNT", disk_regs::channel::kCount, 4, [this, u64] { return u64(count_); },
       [this](std::uint64_t v, tlm::tlm_generic_payload&) {
         count_ = static_cast<std::uint32_t>(v);
-        if (buffer_.size() < std::uint64_t{count_} * kBlockBytes) {
-          buffer_.resize(std::uint64_t{count_} * kBlockBytes);
+        if (buffer_.bytes.size() < std::uint64_t{count_} * kBlockBytes) {
+          buffer_.bytes.resize(std::uint64_t{count_} * kBlockBytes);
           buffer_socket->invalidate_direct_mem_ptr(0, ~std::uint64_t{0});  // the buffer moved
         }
       });
@@ -122,29 +122,12 @@ void ReadChannel::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
 
 bool ReadChannel::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
   catch_up(sim_now());
-  if (buffer_.empty()) return false;
-  dmi.set_dmi_ptr(buffer_.data());
-  dmi.set_start_address(0);
-  dmi.set_end_address(buffer_.size() - 1);
-  dmi.allow_read_write();
-  dmi.set_read_latency(sc_core::SC_ZERO_TIME);
-  dmi.set_write_latency(sc_core::SC_ZERO_TIME);
-  return true;
+  return buffer_.grant_dmi(dmi);
 }
 
 void ReadChannel::buffer_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   catch_up(sim_now() + to_time(delay));
-  const std::uint64_t off = trans.get_address();
-  const std::uint64_t len = trans.get_data_length();
-  if (off + len > buffer_.size()) {
-    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return;
-  }
-  if (trans.is_read())
-    copy_bytes(trans.get_data_ptr(), buffer_.data() + off, len);
-  else
-    copy_bytes(buffer_.data() + off, trans.get_data_ptr(), len);
-  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  buffer_.transport(trans);
 }
 
 void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
@@ -178,9 +161,9 @@ void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
 void ReadChannel::catch_up(Time at) {
   if (!transferring_ || at < plan_.transfer_end) return;
   if (op_write_)
-    store_.write(lbn_, count_, buffer_.data());
+    store_.write(lbn_, count_, buffer_.bytes.data());
   else
-    store_.read(lbn_, count_, buffer_.data());
+    store_.read(lbn_, count_, buffer_.bytes.data());
   transferring_ = false;
   done_pending_ = true;
 }

@@ -12,6 +12,7 @@
 #include "hw_models/disk/actuator.h"
 #include "hw_models/disk/disk_params.h"
 #include "hw_models/disk/spindle.h"
+#include "hw_models/sector_buffer.h"
 #include "tlm_bus/sc/irq.h"
 #include "tlm_bus/sc/register_bank.h"
 #include "waveforms/tracer.h"
@@ -79,7 +80,7 @@ class ReadChannel : public sc_core::sc_module {
   DiskGeometry geometry_;
   Time period_;
   BackingStore store_;
-  std::vector<std::uint8_t> buffer_;
+  SectorBuffer buffer_;  ///< the sector buffer's bytes and bus paths (hw_models/sector_buffer.h)
   std::uint64_t lbn_ = 0;
   std::uint32_t count_ = 0;
   bool op_write_ = false;

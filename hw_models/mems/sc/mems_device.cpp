@@ -50,8 +50,8 @@ MemsDevice::MemsDevice(sc_core::sc_module_name name, const mems::MemsParams& par
       "COUNT", r::kCount, 4, [this, u64] { return u64(count_); },
       [this](std::uint64_t v, tlm::tlm_generic_payload&) {
         count_ = static_cast<std::uint32_t>(v);
-        if (buffer_.size() < std::uint64_t{count_} * kBlockBytes) {
-          buffer_.resize(std::uint64_t{count_} * kBlockBytes);
+        if (buffer_.bytes.size() < std::uint64_t{count_} * kBlockBytes) {
+          buffer_.bytes.resize(std::uint64_t{count_} * kBlockBytes);
           buffer_socket->invalidate_direct_mem_ptr(0, ~std::uint64_t{0});  // the buffer moved
         }
       });
@@ -117,29 +117,12 @@ void MemsDevice::param_transport(tlm::tlm_generic_payload& trans, sc_core::sc_ti
 
 bool MemsDevice::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
   catch_up(sim_now());
-  if (buffer_.empty()) return false;
-  dmi.set_dmi_ptr(buffer_.data());
-  dmi.set_start_address(0);
-  dmi.set_end_address(buffer_.size() - 1);
-  dmi.allow_read_write();
-  dmi.set_read_latency(sc_core::SC_ZERO_TIME);
-  dmi.set_write_latency(sc_core::SC_ZERO_TIME);
-  return true;
+  return buffer_.grant_dmi(dmi);
 }
 
 void MemsDevice::buffer_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   catch_up(sim_now() + to_time(delay));
-  const std::uint64_t off = trans.get_address();
-  const std::uint64_t len = trans.get_data_length();
-  if (off > buffer_.size() || len > buffer_.size() - off) {
-    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return;
-  }
-  if (trans.is_read())
-    copy_bytes(trans.get_data_ptr(), buffer_.data() + off, len);
-  else
-    copy_bytes(buffer_.data() + off, trans.get_data_ptr(), len);
-  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  buffer_.transport(trans);
 }
 
 void MemsDevice::refuse(const sc_core::sc_time& delay) {
@@ -224,9 +207,9 @@ void MemsDevice::catch_up(Time at) {
   if (!busy_ || at < access_end_) return;
   namespace r = mems_regs;
   if (op_ == r::kCmdWrite)
-    store_.write(cmd_lbn_, cmd_count_, buffer_.data());
+    store_.write(cmd_lbn_, cmd_count_, buffer_.bytes.data());
   else if (op_ == r::kCmdRead)
-    store_.read(cmd_lbn_, cmd_count_, buffer_.data());
+    store_.read(cmd_lbn_, cmd_count_, buffer_.bytes.data());
   const double active_before = meter_.joules_in(mems::SledPowerState::Active);
   meter_.advance(access_end_, mems::SledPowerState::Active);
   meter_.add_tip_seconds(tip_seconds_);

@@ -13,6 +13,7 @@
 #include "hw_models/mems/mems_params.h"
 #include "hw_models/mems/mems_power.h"
 #include "hw_models/mems/mems_seek.h"
+#include "hw_models/sector_buffer.h"
 #include "tlm_bus/devices/mems_page.h"
 #include "tlm_bus/devices/mems_registers.h"
 #include "tlm_bus/sc/irq.h"
@@ -117,7 +118,7 @@ class MemsDevice : public sc_core::sc_module {
   mems::MemsSeek seek_;
   MemsParameterPage page_;
   BackingStore store_;
-  std::vector<std::uint8_t> buffer_;
+  SectorBuffer buffer_;  ///< the sector buffer's bytes and bus paths (hw_models/sector_buffer.h)
   std::uint64_t lbn_ = 0;
   std::uint32_t count_ = 0;
   mems_regs::TargetBurst target_{};
