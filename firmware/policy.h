@@ -31,13 +31,20 @@ struct SchedulingContext {
 /// A policy's answer to "what next?".
 struct Decision {
   enum class Kind {
-    Serve,       ///< serve `command` (removed from the policy's queue)
+    Serve,       ///< serve `command`, and `batch` in the same media access (removed from the queue)
     Reposition,  ///< seek the arm to `cylinder` (same head) with no transfer, then ask again
     Idle,        ///< nothing to do until a new command arrives
     WaitUntil,   ///< ask again at `wake_at` (or earlier, when a command arrives)
   };
   Kind kind = Kind::Idle;
   Command command{};
+  /// Serve only: further commands served in the same media access as `command` (a batch
+  /// decision, paper 002 §4: requests at the same relative position in different regions of a
+  /// MEMS device, up to the active-tip limit), in the order the controller completes them after
+  /// `command`. Empty for a single command (every disk policy). The controller posts one
+  /// completion entry per command, each with its own service log; a batch the device cannot serve
+  /// in one access is an error of the media driver.
+  std::vector<Command> batch;
   std::uint32_t cylinder = 0;
   Time wake_at{0};
   /// Predicted positioning time of `command` when the policy computed one (for the firmware
@@ -49,6 +56,12 @@ struct Decision {
     d.kind = Kind::Serve;
     d.command = c;
     d.predicted_positioning = predicted;
+    return d;
+  }
+  /// Serves `first` and `more` in one media access; `predicted` is `first`'s positioning.
+  static Decision serve_batch(const Command& first, std::vector<Command> more, Time predicted = Time{-1}) {
+    Decision d = serve(first, predicted);
+    d.batch = std::move(more);
     return d;
   }
   static Decision reposition(std::uint32_t cylinder) {
@@ -74,7 +87,7 @@ class SchedulingPolicy {
   virtual std::string_view name() const = 0;
   /// A command the firmware accepted. `ctx` is the state at arrival.
   virtual void enqueue(const Command& command, const SchedulingContext& ctx) = 0;
-  /// Picks what to do next. A Serve decision removes the command from the queue.
+  /// Picks what to do next. A Serve decision removes its command (and its batch) from the queue.
   virtual Decision next(const SchedulingContext& ctx) = 0;
   /// Commands queued and not yet handed out.
   virtual std::size_t pending() const = 0;

@@ -18,7 +18,7 @@ struct HeadPosition {
 /// The firmware's own command path around a seek: the bus time between the moment a policy
 /// decides (`SchedulingContext::now`: dispatch + command overhead) and the seek starting, and
 /// between the seek ending and the read channel starting to wait for the first sector. The
-/// controller measures it at boot (Controller::start_of_simulation, docs/models/firmware.md
+/// controller's media driver measures it at boot (DiskMediaDriver::boot, docs/models/firmware.md
 /// "Predictor"); a predictor built without it (all zero) predicts as if the firmware issued its
 /// commands in no time.
 struct CommandPath {

@@ -2,37 +2,24 @@
 
 #include <sstream>
 
-#include "tlm_bus/devices/disk_registers.h"
 #include "tlm_bus/sc/command_extension.h"
 #include "tlm_bus/sc/time.h"
 
 namespace drivevp {
 
-namespace reg {
-// Device register addresses on the bus: block bases (address_map.h) + the device's register map
-// (tlm_bus/devices/disk_registers.h, docs/registers.md).
-constexpr std::uint64_t kSpindleIndexTime = amap::kSpindle + disk_regs::spindle::kIndexTimePs;
-constexpr std::uint64_t kActTargetCyl = amap::kActuator + disk_regs::actuator::kTargetCylinder;
-constexpr std::uint64_t kActCylinder = amap::kActuator + disk_regs::actuator::kCylinder;
-constexpr std::uint64_t kActIrqAck = amap::kActuator + disk_regs::actuator::kIrqAck;
-constexpr std::uint64_t kChLbn = amap::kChannel + disk_regs::channel::kLbn;
-constexpr std::uint64_t kChCount = amap::kChannel + disk_regs::channel::kCount;
-constexpr std::uint64_t kChIrqAck = amap::kChannel + disk_regs::channel::kIrqAck;
-}  // namespace reg
-
 Controller::Controller(sc_core::sc_module_name name, const ControllerParams& params,
-                       std::unique_ptr<SchedulingPolicy> policy, InterruptLine& seek_done, InterruptLine& transfer_done,
-                       Tracer* tracer)
+                       std::unique_ptr<SchedulingPolicy> policy, const MediaDriverFactory& make_driver, Tracer* tracer)
     : sc_module(name),
       host_socket("host_socket"),
       bus("bus"),
       params_(params),
       policy_(std::move(policy)),
-      seek_done_(seek_done),
-      transfer_done_(transfer_done),
       data_address_(params.queue_depth, 0) {
   if (params_.queue_depth < 1 || params_.queue_depth > 65536)
     throw std::invalid_argument("firmware.queue_depth must be in [1, 65536]");
+  if (!policy_) throw std::invalid_argument("Controller: no scheduling policy");
+  driver_ = make_driver(*this);  // a child module: built while this one is under construction
+  if (!driver_) throw std::invalid_argument("Controller: the media driver factory built no driver");
   host_socket.register_b_transport(this, &Controller::host_transport);
   bus.register_invalidate_direct_mem_ptr(this, &Controller::invalidate_dmi);
   regs_.add("VERSION", amap::kRegVersion, 4, [] { return std::uint64_t{1}; });
@@ -44,17 +31,11 @@ Controller::Controller(sc_core::sc_module_name name, const ControllerParams& par
     cq_head_ = static_cast<std::uint32_t>(v % (params_.queue_depth + 1));
     completion_irq.lower(regs_.access_delay());
   });
-  regs_.add("CAPACITY", amap::kRegCapacity, 8, [this] { return predictor_.capacity_blocks(); });
+  regs_.add("CAPACITY", amap::kRegCapacity, 8, [this] { return driver_->predictor().capacity_blocks(); });
 
   SC_HAS_PROCESS(Controller);
   SC_METHOD(on_doorbell);
   sensitive << doorbell_event_;
-  dont_initialize();
-  SC_METHOD(on_seek_done);
-  sensitive << seek_done_.event();
-  dont_initialize();
-  SC_METHOD(on_transfer_done);
-  sensitive << transfer_done_.event();
   dont_initialize();
   SC_METHOD(on_wake);
   sensitive << wake_event_;
@@ -65,8 +46,7 @@ Controller::Controller(sc_core::sc_module_name name, const ControllerParams& par
     tracer->add(TraceGroup::Firmware, queue_depth_, p + ".queue_depth", WaveFormat::AnalogStep, 32);
     tracer->add(TraceGroup::Firmware, current_id_, p + ".current_id", WaveFormat::Decimal, 64);
     tracer->add(TraceGroup::Firmware, current_lbn_, p + ".current_lbn", WaveFormat::Decimal, 64);
-    tracer->add(TraceGroup::Firmware, state_trace_, p + ".state", WaveFormat::Decimal, 8,
-                {"Idle", "Seeking", "Transferring", "Repositioning"});  // State, in value order
+    tracer->add(TraceGroup::Firmware, state_trace_, p + ".state", WaveFormat::Decimal, 8, driver_->state_names());
     tracer->add(TraceGroup::Firmware, decisions_, p + ".decisions", WaveFormat::Decimal, 64);
     tracer->add(TraceGroup::Firmware, predicted_positioning_ms_, p + ".predicted_positioning_ms",
                 WaveFormat::AnalogStep);
@@ -108,35 +88,9 @@ void Controller::write_reg(std::uint64_t address, std::uint64_t value, unsigned 
 }
 
 void Controller::start_of_simulation() {
-  // Boot: read the parameter page and the spindle's index time, build the predictor.
+  // Boot: the driver reads the device's parameter page and builds its predictor.
   offset_ = sc_core::SC_ZERO_TIME;
-  ParameterPage page;
-  bus_access(tlm::TLM_READ_COMMAND, amap::kParamPage, &page, sizeof page);
-  // The index-time read also times one register access on the bus (the loosely-timed offset it
-  // adds): the unit of the firmware's own command path, which the predictor must count.
-  const sc_core::sc_time before = offset_;
-  const Time index = Time{static_cast<std::int64_t>(read_reg(reg::kSpindleIndexTime, 8))};
-  bus_access_time_ = to_time(offset_ - before);
-  predictor_ = PositioningPredictor(page, index);
-  predictor_.set_command_path(command_path());
-  head_ = {0, 0};
-}
-
-CommandPath Controller::command_path() const {
-  // Mirrors dispatch(), dma() and on_seek_done(): the bus accesses between the decision (after
-  // the command overhead) and the actuator's seek start, and between the seek-done interrupt and
-  // the channel's start. The actuator and the channel act at the annotated time of the access
-  // that commands them, which includes that access's own latency.
-  const Time a = bus_access_time_;
-  // Write data DMA: through DMI, the latest grant's latency plus one transaction; before the
-  // first grant or after a refusal, two transactions through the staging buffer. (The router
-  // grants its own latency, one access: the sector buffer adds none, so the two agree.)
-  const Time dma = dmi_write_latency_ ? *dmi_write_latency_ + a : a + a;
-  CommandPath path;
-  path.read_to_seek = a;             // the seek burst
-  path.write_to_seek = a + dma + a;  // COUNT write, data DMA, seek burst
-  path.seek_to_transfer = a + a;     // IRQ_ACK read burst, LBN/COUNT/COMMAND burst
-  return path;
+  driver_->boot();
 }
 
 void Controller::host_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -147,8 +101,8 @@ void Controller::host_transport(tlm::tlm_generic_payload& trans, sc_core::sc_tim
 SchedulingContext Controller::context(Time at) const {
   SchedulingContext ctx;
   ctx.now = at;
-  ctx.head = head_;
-  ctx.predictor = &predictor_;
+  ctx.head = driver_->position();
+  ctx.predictor = &driver_->predictor();
   return ctx;
 }
 
@@ -160,7 +114,8 @@ void Controller::fetch() {
     ++held_;
     data_address_[e.command.tag % params_.queue_depth] = e.data_address;
     const Command& c = e.command;
-    if (c.blocks == 0 || c.lbn >= predictor_.capacity_blocks() || c.blocks > predictor_.capacity_blocks() - c.lbn) {
+    const std::uint64_t capacity = driver_->predictor().capacity_blocks();
+    if (c.blocks == 0 || c.lbn >= capacity || c.blocks > capacity - c.lbn) {
       // Rejected at once, never reaching the policy (whose queues locate every command).
       amap::ServiceLog log{};
       log.dispatch_ps = (sim_now() + to_time(offset_)).count();
@@ -184,9 +139,9 @@ void Controller::on_wake() {
 }
 
 void Controller::dispatch() {
-  if (state_ != State::Idle) return;
+  if (driver_->busy()) return;
   const Time start = sim_now() + to_time(offset_);
-  const Decision d = policy_->next(context(start + predictor_.command_overhead()));
+  const Decision d = policy_->next(context(start + driver_->predictor().command_overhead()));
   queue_depth_ = static_cast<std::uint32_t>(policy_->pending());
   switch (d.kind) {
     case Decision::Kind::Idle:
@@ -195,37 +150,23 @@ void Controller::dispatch() {
       wake_event_.notify(to_sc(d.wake_at - sim_now()));
       return;
     case Decision::Kind::Reposition:
-      state_ = State::Repositioning;
-      state_trace_ = static_cast<std::uint8_t>(state_);
-      {
-        disk_regs::SeekBurst seek{d.cylinder, head_.head, disk_regs::actuator::kCmdSeek};  // as for a Serve
-        bus_access(tlm::TLM_WRITE_COMMAND, reg::kActTargetCyl, &seek, sizeof seek);
-      }
+      driver_->reposition(d);
       return;
     case Decision::Kind::Serve:
       break;
   }
-  current_ = d.command;
+  // One media access: the decision's command first, then its batch, each with its own log.
+  std::vector<MediaResult> access(1 + d.batch.size());
+  access[0].command = d.command;
+  for (std::size_t i = 0; i < d.batch.size(); ++i) access[i + 1].command = d.batch[i];
+  for (MediaResult& r : access) r.log.dispatch_ps = start.count();
+  access[0].log.predicted_positioning_ps = d.predicted_positioning.count();
   decisions_ = decisions_.get() + 1;
-  current_id_ = current_.id;
-  current_lbn_ = current_.lbn;
-  log_ = amap::ServiceLog{};
-  log_.dispatch_ps = start.count();
-  log_.predicted_positioning_ps = d.predicted_positioning.count();
+  current_id_ = d.command.id;
+  current_lbn_ = d.command.lbn;
   if (d.predicted_positioning >= Time{0}) predicted_positioning_ms_ = to_ms(d.predicted_positioning);
-  offset_ += to_sc(predictor_.command_overhead());
-  const PhysicalAddress target = predictor_.geometry().locate(current_.lbn);
-  log_.cylinder = target.cylinder;
-  log_.head = target.head;
-  if (!current_.is_read()) {  // write data into the channel's sector buffer (COUNT sizes it)
-    write_reg(reg::kChCount, current_.blocks, 4);
-    dma(false, std::size_t{current_.blocks} * kBlockBytes);
-  }
-  state_ = State::Seeking;
-  state_trace_ = static_cast<std::uint8_t>(state_);
-  // One burst: TARGET_CYLINDER, TARGET_HEAD, COMMAND = seek.
-  disk_regs::SeekBurst seek{target.cylinder, target.head, disk_regs::actuator::kCmdSeek};
-  bus_access(tlm::TLM_WRITE_COMMAND, reg::kActTargetCyl, &seek, sizeof seek, &current_);
+  offset_ += to_sc(driver_->predictor().command_overhead());
+  driver_->serve(std::move(access));
 }
 
 std::uint8_t* Controller::channel_buffer(std::size_t bytes) {
@@ -241,7 +182,7 @@ std::uint8_t* Controller::channel_buffer(std::size_t bytes) {
       dmi_write_latency_ = to_time(dmi_.get_write_latency());
     else
       dmi_write_latency_.reset();
-    predictor_.set_command_path(command_path());  // the write path follows the grant
+    driver_->dma_path_changed();  // the predictor's write path follows the grant
     if (!dmi_valid_) return nullptr;
   }
   return dmi_.get_dmi_ptr() + (amap::kChannelBuffer - dmi_.get_start_address());
@@ -251,94 +192,38 @@ void Controller::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   if (start <= dmi_.get_end_address() && end >= dmi_.get_start_address()) dmi_valid_ = false;
 }
 
-void Controller::dma(bool to_host, std::size_t bytes) {
-  const std::uint64_t host = data_address_[current_.tag % params_.queue_depth];
+void Controller::dma(const Command& command, bool to_host, std::size_t bytes) {
+  const std::uint64_t host = data_address_[command.tag % params_.queue_depth];
   if (std::uint8_t* buffer = channel_buffer(bytes)) {
     // The sector buffer is reached directly (DMI, with its latency); one bus transaction moves
     // the data between it and host memory.
     offset_ += to_host ? dmi_.get_read_latency() : dmi_.get_write_latency();
-    bus_access(to_host ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, host, buffer, bytes, &current_);
+    bus_access(to_host ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, host, buffer, bytes, &command);
     return;
   }
   // No DMI: through a staging buffer, two transactions.
   if (staging_.size() < bytes) staging_.resize(bytes);
   if (to_host) {
-    bus_access(tlm::TLM_READ_COMMAND, amap::kChannelBuffer, staging_.data(), bytes, &current_);
-    bus_access(tlm::TLM_WRITE_COMMAND, host, staging_.data(), bytes, &current_);
+    bus_access(tlm::TLM_READ_COMMAND, amap::kChannelBuffer, staging_.data(), bytes, &command);
+    bus_access(tlm::TLM_WRITE_COMMAND, host, staging_.data(), bytes, &command);
   } else {
-    bus_access(tlm::TLM_READ_COMMAND, host, staging_.data(), bytes, &current_);
-    bus_access(tlm::TLM_WRITE_COMMAND, amap::kChannelBuffer, staging_.data(), bytes, &current_);
+    bus_access(tlm::TLM_READ_COMMAND, host, staging_.data(), bytes, &command);
+    bus_access(tlm::TLM_WRITE_COMMAND, amap::kChannelBuffer, staging_.data(), bytes, &command);
   }
 }
 
-void Controller::on_seek_done() {
-  if (!seek_done_.take()) return;
-  offset_ = sc_core::SC_ZERO_TIME;
-  if (state_ == State::Repositioning) {
-    write_reg(reg::kActIrqAck, 1, 4);
-    head_.cylinder = static_cast<std::uint32_t>(read_reg(reg::kActCylinder, 4));
-    state_ = State::Idle;
-    state_trace_ = static_cast<std::uint8_t>(state_);
-    dispatch();
-    return;
+void Controller::access_done(const std::vector<MediaResult>& results) {
+  bool all_ok = true;
+  for (const MediaResult& r : results) {
+    post_completion(r.command, r.log, r.status);
+    all_ok = all_ok && r.status == amap::kStatusOk;
   }
-  if (state_ != State::Seeking) {  // not expected: acknowledge it so the line does not stay raised
-    write_reg(reg::kActIrqAck, 1, 4);
-    return;
-  }
-  // One burst from IRQ_ACK (read: status, then acknowledge), a reserved word, SEEK_START_PS,
-  // SEEK_END_PS, SEEK_DISTANCE.
-  disk_regs::SeekDoneBurst ack{};
-  bus_access(tlm::TLM_READ_COMMAND, reg::kActIrqAck, &ack, sizeof ack);
-  if (ack.status & disk_regs::kStatusError) {
-    finish_current(amap::kStatusMediaError);
-    dispatch();
-    return;
-  }
-  log_.seek_start_ps = static_cast<decltype(log_.seek_start_ps)>(ack.seek_start_ps);
-  log_.seek_end_ps = static_cast<decltype(log_.seek_end_ps)>(ack.seek_end_ps);
-  log_.seek_distance = ack.seek_distance;
-  head_ = {log_.cylinder, log_.head};
-  state_ = State::Transferring;
-  state_trace_ = static_cast<std::uint8_t>(state_);
-  // One burst: LBN, COUNT, COMMAND = read (1) or write (2).
-  disk_regs::TransferBurst start{current_.lbn, current_.blocks,
-                                 current_.is_read() ? disk_regs::channel::kCmdRead : disk_regs::channel::kCmdWrite};
-  bus_access(tlm::TLM_WRITE_COMMAND, reg::kChLbn, &start, sizeof start, &current_);
-}
-
-void Controller::on_transfer_done() {
-  if (!transfer_done_.take()) return;
-  offset_ = sc_core::SC_ZERO_TIME;
-  if (state_ != State::Transferring) {
-    write_reg(reg::kChIrqAck, 1, 4);
-    return;
-  }
-  // One burst from IRQ_ACK (read: status, then acknowledge), a reserved word, TRANSFER_START_PS,
-  // TRANSFER_END_PS.
-  disk_regs::TransferDoneBurst done{};
-  bus_access(tlm::TLM_READ_COMMAND, reg::kChIrqAck, &done, sizeof done);
-  if (done.status & disk_regs::kStatusError) {
-    finish_current(amap::kStatusMediaError);
-    dispatch();
-    return;
-  }
-  log_.transfer_start_ps = static_cast<decltype(log_.transfer_start_ps)>(done.transfer_start_ps);
-  log_.transfer_end_ps = static_cast<decltype(log_.transfer_end_ps)>(done.transfer_end_ps);
-  // The transfer may have crossed tracks: the heads are where the last block is.
-  const PhysicalAddress last = predictor_.geometry().locate(current_.lbn + current_.blocks - 1);
-  head_ = {last.cylinder, last.head};
-  if (current_.is_read()) dma(true, std::size_t{current_.blocks} * kBlockBytes);
-  finish_current(amap::kStatusOk);
-  fetch();
+  // After a media error the firmware does not look for new submissions until the next doorbell.
+  if (all_ok) fetch();
   dispatch();
 }
 
-void Controller::finish_current(std::uint32_t status) {
-  state_ = State::Idle;
-  state_trace_ = static_cast<std::uint8_t>(state_);
-  post_completion(current_, log_, status);
-}
+void Controller::reposition_done() { dispatch(); }
 
 void Controller::post_completion(const Command& command, const amap::ServiceLog& log, std::uint32_t status) {
   if (status != amap::kStatusOk) ++media_errors_;

@@ -19,11 +19,12 @@ namespace drivevp {
 
 namespace fs = std::filesystem;
 
-Platform::Platform(const Scenario& sc, WorkloadSource& source, RequestSink sink, Tracer* tracer)
+Platform::Platform(const Scenario& sc, WorkloadSource& source, RequestSink sink, Tracer* tracer,
+                   std::unique_ptr<SchedulingPolicy> policy)
     : bus("bus", RouterParams{}),
       drive("drive", sc.device, tracer),
-      firmware("firmware", sc.controller, make_policy(sc.policy, sc.policy_params), drive.actuator.seek_done_irq,
-               drive.channel.transfer_done_irq, tracer),
+      firmware("firmware", sc.controller, policy ? std::move(policy) : make_policy(sc.policy, sc.policy_params),
+               DiskMediaDriver::factory(drive.actuator.seek_done_irq, drive.channel.transfer_done_irq), tracer),
       host("host", sc.host, sc.controller.queue_depth, source, std::move(sink), firmware.completion_irq, tracer) {
   drive.channel.store().set_mode(sc.store_payload     ? BackingStore::Mode::Payload
                                  : sc.host.check_data ? BackingStore::Mode::Compact

@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include "firmware/controller/controller.h"
+#include "firmware/controller/disk_driver.h"
 #include "hw_models/disk/disk_drive.h"
 #include "testbench/scenario/scenario.h"
 #include "testbench/sim/host.h"
@@ -21,8 +22,10 @@ namespace drivevp {
 /// Module names give the waveform hierarchy: host, bus, firmware, drive.{spindle,actuator,channel}.
 class Platform {
  public:
-  /// Elaborates the platform. `tracer` may be null (tracing off).
-  Platform(const Scenario& scenario, WorkloadSource& source, RequestSink sink, Tracer* tracer);
+  /// Elaborates the platform. `tracer` may be null (tracing off). `policy`, when given, replaces
+  /// the scenario's policy (tests of the controller with a policy outside the registry).
+  Platform(const Scenario& scenario, WorkloadSource& source, RequestSink sink, Tracer* tracer,
+           std::unique_ptr<SchedulingPolicy> policy = nullptr);
 
   Router bus;
   DiskDrive drive;
