@@ -215,8 +215,7 @@ void ScenarioLayers::add_sections(const std::shared_ptr<const toml::table>& tabl
   for (const std::string& section : kScenarioSections) {
     const toml::node* n = table->get(section);
     if (!n) continue;
-    ScenarioEntries section_entries;
-    toml::table wrapper;  // flatten needs the section's name as the prefix: walk it directly
+    // The section's keys with the section's name as their prefix.
     std::function<void(const toml::table&, const std::string&)> walk = [&](const toml::table& t,
                                                                            const std::string& prefix) {
       for (auto&& [k, v] : t) {

@@ -96,28 +96,6 @@ bool valid_name(const std::string& s) {
          std::all_of(s.begin(), s.end(), [](char c) { return is_segment_char(c) || c == '.'; });
 }
 
-/// The last `max_lines` lines (at most `max_bytes` bytes) of a file; "" if unreadable.
-std::string file_tail(const std::string& path, std::size_t max_lines, std::size_t max_bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  const std::streamoff from =
-      size > static_cast<std::streamoff>(max_bytes) ? size - static_cast<std::streamoff>(max_bytes) : 0;
-  in.seekg(from);
-  std::string tail(static_cast<std::size_t>(size - from), '\0');
-  in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
-  std::size_t lines = 0, at = tail.size();
-  if (at > 0 && tail[at - 1] == '\n') --at;
-  while (at > 0) {
-    const std::size_t nl = tail.rfind('\n', at - 1);
-    if (nl == std::string::npos) break;
-    if (++lines == max_lines) return tail.substr(nl + 1);
-    at = nl;
-  }
-  return tail;
-}
-
 /// Reads a JSON file; nullptr-like (a discarded value) when missing or malformed, with `error` set.
 nlohmann::json read_json(const std::string& path, std::string& error) {
   std::ifstream in(path, std::ios::binary);

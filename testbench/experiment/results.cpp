@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "testbench/experiment/regress.h"  // find_path
 #include "testbench/trace/trace_reader.h"  // printable_text
 
 namespace drivevp::experiment {
@@ -51,22 +52,6 @@ std::optional<double> json_number(const nlohmann::json& v) {
   if (v.is_number()) return v.get<double>();
   if (v.is_boolean()) return v.get<bool>() ? 1.0 : 0.0;
   return std::nullopt;
-}
-
-/// Looks up a dotted path; nullptr when a component is missing.
-const nlohmann::json* lookup(const nlohmann::json& j, const std::string& path) {
-  const nlohmann::json* cur = &j;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t dot = path.find('.', start);
-    const std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (!cur->is_object()) return nullptr;
-    auto it = cur->find(part);
-    if (it == cur->end()) return nullptr;
-    cur = &*it;
-    if (dot == std::string::npos) return cur;
-    start = dot + 1;
-  }
 }
 
 std::string git_revision(bool& dirty) {
@@ -303,7 +288,7 @@ std::size_t execute_runs(const Plan& plan, const std::string& dir, const std::ve
         const nlohmann::json summary = nlohmann::json::parse(read_file_text(run_dir(dir, p, r.rep) + "/summary.json"));
         std::vector<std::string> absent;
         for (const Metric& m : plan.metrics) {
-          const nlohmann::json* v = lookup(summary, m.path);
+          const nlohmann::json* v = find_path(summary, m.path);
           if (!v) absent.push_back(m.path);
           metrics[m.name] = v ? *v : nlohmann::json(nullptr);
         }

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <system_error>
 #include <thread>
@@ -22,20 +23,36 @@
 #include "testbench/trace/trace_reader.h"  // printable_text
 
 namespace drivevp::experiment {
+
+/// The last `max_lines` lines (at most `max_bytes` bytes) of a file; "" if unreadable.
+std::string file_tail(const std::string& path, std::size_t max_lines, std::size_t max_bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  const std::streamoff from =
+      size > static_cast<std::streamoff>(max_bytes) ? size - static_cast<std::streamoff>(max_bytes) : 0;
+  in.seekg(from);
+  std::string tail(static_cast<std::size_t>(size - from), '\0');
+  in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+  std::size_t lines = 0, at = tail.size();
+  if (at > 0 && tail[at - 1] == '\n') --at;
+  while (at > 0) {
+    const std::size_t nl = tail.rfind('\n', at - 1);
+    if (nl == std::string::npos) break;
+    if (++lines == max_lines) return tail.substr(nl + 1);
+    at = nl;
+  }
+  return tail;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 /// The last non-empty line of a log, printable and at most 300 bytes.
 std::string last_log_line(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  const std::streamoff from = size > 8192 ? size - 8192 : 0;
-  in.seekg(from);
-  std::string tail(static_cast<std::size_t>(size - from), '\0');
-  in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+  std::string tail = file_tail(path, std::numeric_limits<std::size_t>::max(), 8192);
   while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r' || tail.back() == ' ')) tail.pop_back();
   const auto nl = tail.find_last_of('\n');
   std::string line = nl == std::string::npos ? tail : tail.substr(nl + 1);

@@ -45,6 +45,9 @@ std::string self_executable();
 /// returns its stdout, or nothing when it cannot be started or exits non-zero.
 std::optional<std::string> capture_output(const std::vector<std::string>& argv);
 
+/// The last `max_lines` lines (at most `max_bytes` bytes) of a file; "" if unreadable.
+std::string file_tail(const std::string& path, std::size_t max_lines, std::size_t max_bytes);
+
 /// Default parallelism: the number of online cores (>= 1).
 std::size_t default_jobs();
 

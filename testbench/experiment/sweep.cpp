@@ -76,8 +76,7 @@ std::string plot_script() {
 }
 
 /// Tables, then figures; prints what is missing or failed. Returns the exit status.
-int finish(const Plan& plan, const std::string& dir, const std::string& drivevp_binary) {
-  (void)drivevp_binary;
+int finish(const Plan& plan, const std::string& dir) {
   const Collected c = collect(plan, dir);
   std::size_t total = plan.points.size() * static_cast<std::size_t>(plan.replications);
   fmt::print("  results      {}/results.csv, summary.csv ({} runs: {} ok, {} failed, {} missing)\n", dir, total,
@@ -110,7 +109,7 @@ int sweep_main(const SweepOptions& o) {
     const Plan plan = read_plan(o.collect);
     fmt::print("drivevp sweep --collect | {} | {} points x {} replications\n", plan.name, plan.points.size(),
                plan.replications);
-    return finish(plan, o.collect, self);
+    return finish(plan, o.collect);
   }
   if (o.slurm_task) {
     // An array task of a sweep submitted with --slurm: the positional argument is the sweep DIR.
@@ -156,9 +155,9 @@ int sweep_main(const SweepOptions& o) {
     for (const PlanPoint& p : plan.points) {
       std::string line = fmt::format("  {:<8}", p.id);
       for (const std::string& v : p.axis_text) line += fmt::format(" {:<22}", printable_text(v, 60));
-      std::size_t todo = 0;
-      for (int k = 0; k < plan.replications; ++k) todo += existing && run_complete(dir, p, k) ? 0 : 1;
-      fmt::print("{} {}\n", line, todo);
+      std::size_t runs_left = 0;
+      for (int k = 0; k < plan.replications; ++k) runs_left += existing && run_complete(dir, p, k) ? 0 : 1;
+      fmt::print("{} {}\n", line, runs_left);
     }
     fmt::print("  every point is valid; nothing was run or written\n");
     return 0;
@@ -200,16 +199,16 @@ int sweep_main(const SweepOptions& o) {
     sb.time_limit = o.time_limit;
     sb.array_chunk = o.array_chunk == 0 ? 1 : o.array_chunk;
     sb.tasks = array_task_count(plan.points.size(), sb.array_chunk);
-    std::vector<std::size_t> points_todo;
-    for (const RunRef& r : runs) points_todo.push_back(r.point);
-    sb.task_indices = array_tasks_of_points(points_todo, sb.array_chunk);
+    std::vector<std::size_t> incomplete_points;
+    for (const RunRef& r : runs) incomplete_points.push_back(r.point);
+    sb.task_indices = array_tasks_of_points(incomplete_points, sb.array_chunk);
     sb.drivevp = self;
     sb.sweep_dir = fs::absolute(dir).lexically_normal().string();
     fmt::print("drivevp sweep {} | {} points x {} replications = {} runs | {} done earlier, {} to run | {}\n", ex.name,
                plan.points.size(), plan.replications, total, total - runs.size(), runs.size(), dir);
     if (runs.empty()) {
       fmt::print("  nothing to submit: every run is complete\n");
-      return finish(plan, dir, self);
+      return finish(plan, dir);
     }
     const std::string script = write_sbatch_script(sb);
     if (o.slurm == "script") {
@@ -259,7 +258,7 @@ int sweep_main(const SweepOptions& o) {
       },
       o.timeout_s);
   if (tty && !runs.empty()) fmt::print(stderr, "\n");
-  return finish(plan, dir, self);
+  return finish(plan, dir);
 }
 
 }  // namespace drivevp::experiment

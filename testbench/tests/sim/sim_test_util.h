@@ -32,6 +32,23 @@ namespace drivevp::simtest {
 
 namespace fs = std::filesystem;
 
+/// Requests given in advance (open loop: each at its arrival time).
+class ListSource final : public WorkloadSource {
+ public:
+  explicit ListSource(std::vector<Command> commands) : commands_(std::move(commands)) {}
+  bool next(SourceRequest& out) override {
+    if (next_ == commands_.size()) return false;
+    out = SourceRequest{};
+    out.command = commands_[next_++];
+    return true;
+  }
+  std::string describe() const override { return "list"; }
+
+ private:
+  std::vector<Command> commands_;
+  std::size_t next_ = 0;
+};
+
 /// A fresh directory under the system temporary directory, removed (recursively) on destruction.
 class TempDir {
  public:

@@ -54,23 +54,6 @@ class BatchingPolicy final : public SchedulingPolicy {
   std::deque<Command> queue_;
 };
 
-/// Requests given in advance (open loop: each at its arrival time).
-class ListSource final : public WorkloadSource {
- public:
-  explicit ListSource(std::vector<Command> commands) : commands_(std::move(commands)) {}
-  bool next(SourceRequest& out) override {
-    if (next_ == commands_.size()) return false;
-    out = SourceRequest{};
-    out.command = commands_[next_++];
-    return true;
-  }
-  std::string describe() const override { return "list"; }
-
- private:
-  std::vector<Command> commands_;
-  std::size_t next_ = 0;
-};
-
 Command at(Time t, Op op, std::uint64_t lbn, std::uint32_t blocks) {
   Command c;
   c.arrival = t;
