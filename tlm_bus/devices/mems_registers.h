@@ -37,6 +37,13 @@ inline constexpr std::uint64_t kTargetCylinder = 0x6C;  ///< 4 bytes, RW: X inde
 inline constexpr std::uint64_t kTargetColumn = 0x70;    ///< 4 bytes, RW: tip group
 inline constexpr std::uint64_t kTargetRow = 0x74;       ///< 4 bytes, RW: physical row (Y index)
 inline constexpr std::uint64_t kTargetCell = 0x78;      ///< 4 bytes, RW: block within the row
+// --- a batch: several requests in one media access (kCmdBatch) ----------------------------------
+/// 4 bytes, RW: entries of the batch table a kCmdBatch serves, [1, kMaxBatch].
+inline constexpr std::uint64_t kBatchCount = 0x80;
+/// kMaxBatch BatchEntry records, RW. Entry i's data sits in the sector buffer at byte offset
+/// 512 * (count of entries 0 .. i-1): the entries' data back to back, in table order.
+inline constexpr std::uint64_t kBatchTable = 0x100;
+inline constexpr std::uint32_t kMaxBatch = 64;
 
 /// COMMAND values (low byte). kCmdRead / kCmdWrite: position to the first block, then stream
 /// COUNT blocks between the media and the sector buffer. kCmdMove: position to the first block's
@@ -44,6 +51,12 @@ inline constexpr std::uint64_t kTargetCell = 0x78;      ///< 4 bytes, RW: block 
 inline constexpr std::uint32_t kCmdRead = 1;
 inline constexpr std::uint32_t kCmdWrite = 2;
 inline constexpr std::uint32_t kCmdMove = 3;
+/// kCmdBatch: serve entries 0 .. BATCH_COUNT-1 of the batch table in one media access: their first
+/// blocks lie at the same relative (x, y) in different regions and are swept together by their
+/// own tips (002 §4), up to the active-tip limit; blocks beyond an entry's first sweep follow in
+/// table order. The device refuses (error bit) a batch whose first sweeps do not share the
+/// position and direction, or whose tips overlap or exceed the active tips (docs/registers.md).
+inline constexpr std::uint32_t kCmdBatch = 4;
 /// COMMAND flag: take the first block from TARGET_* instead of LBN (LBN is then set to it).
 inline constexpr std::uint32_t kCmdUseTarget = 1u << 8;
 
@@ -94,6 +107,12 @@ struct SledBurst {
   std::uint32_t startups;
   std::uint64_t energy_nj;
 };
+/// One entry of the batch table (kBatchTable + 16 * i).
+struct BatchEntry {
+  std::uint64_t lbn;
+  std::uint32_t count;  ///< blocks, >= 1
+  std::uint32_t op;     ///< kCmdRead or kCmdWrite
+};
 #pragma pack(pop)
 
 static_assert(sizeof(AccessBurst) == kStatus - kLbn);
@@ -111,6 +130,9 @@ static_assert(offsetof(TargetBurst, cylinder) == kTargetCylinder - kTargetSled);
 static_assert(offsetof(TargetBurst, column) == kTargetColumn - kTargetSled);
 static_assert(offsetof(TargetBurst, row) == kTargetRow - kTargetSled);
 static_assert(offsetof(TargetBurst, cell) == kTargetCell - kTargetSled);
+static_assert(sizeof(BatchEntry) == 16);
+static_assert(kBatchTable + kMaxBatch * sizeof(BatchEntry) <= 0x1000, "the batch table fits the register window");
+static_assert(kBatchCount + 4 <= kBatchTable);
 static_assert(sizeof(SledBurst) == kEnergyNj + 8 - kSledXNm);
 static_assert(offsetof(SledBurst, y_nm) == kSledYNm - kSledXNm);
 static_assert(offsetof(SledBurst, y_direction) == kSledYDirection - kSledXNm);
