@@ -23,16 +23,17 @@ namespace drivevp {
 
 /// What a policy sees when it decides.
 struct SchedulingContext {
-  Time now{0};                                      ///< time at which the chosen request would start positioning
-  HeadPosition head;                                ///< current arm cylinder and active head
-  const PositioningPredictor* predictor = nullptr;  ///< the firmware's predictor, never null
+  Time now{0};                           ///< time at which the chosen request would start positioning
+  MediaPosition position;                ///< where the media is (opaque; read through `predictor`)
+  const Predictor* predictor = nullptr;  ///< the firmware's predictor of the device, never null
 };
 
 /// A policy's answer to "what next?".
 struct Decision {
   enum class Kind {
     Serve,       ///< serve `command`, and `batch` in the same media access (removed from the queue)
-    Reposition,  ///< seek the arm to `cylinder` (same head) with no transfer, then ask again
+    Reposition,  ///< move the media to `sweep_coordinate` (disk: that cylinder, same head) with no
+                 ///< transfer, then ask again
     Idle,        ///< nothing to do until a new command arrives
     WaitUntil,   ///< ask again at `wake_at` (or earlier, when a command arrives)
   };
@@ -45,7 +46,8 @@ struct Decision {
   /// completion entry per command, each with its own service log; a batch the device cannot serve
   /// in one access is an error of the media driver.
   std::vector<Command> batch;
-  std::uint32_t cylinder = 0;
+  /// Reposition only: the sweep coordinate to move to (Predictor::sweep_coordinate; disk: cylinder).
+  std::uint32_t sweep_coordinate = 0;
   Time wake_at{0};
   /// Predicted positioning time of `command` when the policy computed one (for the firmware
   /// waveform group and the predictor-accuracy study); negative when not computed.
@@ -64,10 +66,10 @@ struct Decision {
     d.batch = std::move(more);
     return d;
   }
-  static Decision reposition(std::uint32_t cylinder) {
+  static Decision reposition(std::uint32_t sweep_coordinate) {
     Decision d;
     d.kind = Kind::Reposition;
-    d.cylinder = cylinder;
+    d.sweep_coordinate = sweep_coordinate;
     return d;
   }
   static Decision idle() { return Decision{}; }
@@ -108,22 +110,30 @@ struct PolicyParameter {
 /// Parameter values by name; every parameter of the policy is present (defaults filled in).
 using PolicyParams = std::map<std::string, double, std::less<>>;
 
-/// A registry entry: name as used in scenarios (`firmware.policy`), the paper name, parameters
-/// and a factory.
+/// A registry entry: name as used in scenarios (`firmware.policy`), the paper name, parameters,
+/// the device kinds it applies to and a factory.
 struct PolicyInfo {
   std::string key;          ///< scenario value, lower case, e.g. "clook", "aged_sptf"
   std::string paper_name;   ///< e.g. "C-LOOK"
   std::string description;  ///< one line with the source
   std::vector<PolicyParameter> params;
-  std::function<std::unique_ptr<SchedulingPolicy>(const PolicyParams&)> make;
+  /// The factory: the policy for a device of kind `device_kind` (Predictor::device_kind(): "disk",
+  /// "mems"), one of `devices`.
+  std::function<std::unique_ptr<SchedulingPolicy>(const PolicyParams&, std::string_view device_kind)> make;
+  /// Device kinds the policy applies to (a scenario pairing it with another is a configuration
+  /// error naming both).
+  std::vector<std::string> devices = {"disk", "mems"};
+  bool applies_to(std::string_view device_kind) const;
 };
 
 /// All registered policies, in registration order (firmware/policy_registry.cpp).
 const std::vector<PolicyInfo>& policy_registry();
 /// The entry for `key`, or nullptr.
 const PolicyInfo* find_policy(std::string_view key);
-/// Builds the policy `key` with `overrides` on top of its defaults. Throws std::invalid_argument
-/// for an unknown key, an unknown parameter or a value outside [min, max].
-std::unique_ptr<SchedulingPolicy> make_policy(std::string_view key, const PolicyParams& overrides = {});
+/// Builds the policy `key` for a device of kind `device_kind` with `overrides` on top of its
+/// defaults. Throws std::invalid_argument for an unknown key, a policy that does not apply to the
+/// device (naming both), an unknown parameter or a value outside [min, max].
+std::unique_ptr<SchedulingPolicy> make_policy(std::string_view key, const PolicyParams& overrides = {},
+                                              std::string_view device_kind = "disk");
 
 }  // namespace drivevp

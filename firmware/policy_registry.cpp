@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <stdexcept>
 
 #include "firmware/policies/policies.h"
@@ -21,9 +22,20 @@ const PolicyInfo* find_policy(std::string_view key) {
   return nullptr;
 }
 
-std::unique_ptr<SchedulingPolicy> make_policy(std::string_view key, const PolicyParams& overrides) {
+bool PolicyInfo::applies_to(std::string_view device_kind) const {
+  return std::find(devices.begin(), devices.end(), device_kind) != devices.end();
+}
+
+std::unique_ptr<SchedulingPolicy> make_policy(std::string_view key, const PolicyParams& overrides,
+                                              std::string_view device_kind) {
   const PolicyInfo* info = find_policy(key);
   if (!info) throw std::invalid_argument("unknown scheduling policy '" + std::string(key) + "'");
+  if (!info->applies_to(device_kind)) {
+    std::string kinds;
+    for (const std::string& d : info->devices) kinds += (kinds.empty() ? "" : ", ") + d;
+    throw std::invalid_argument("policy '" + info->key + "' (" + info->paper_name + ") does not apply to a " +
+                                std::string(device_kind) + " device; it applies to: " + kinds);
+  }
   PolicyParams params;
   for (const PolicyParameter& p : info->params) params[p.name] = p.default_value;
   for (const auto& [name, value] : overrides) {
@@ -36,7 +48,7 @@ std::unique_ptr<SchedulingPolicy> make_policy(std::string_view key, const Policy
                                     std::to_string(value));
     it->second = value;
   }
-  return info->make(params);
+  return info->make(params, device_kind);
 }
 
 }  // namespace drivevp

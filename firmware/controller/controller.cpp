@@ -101,7 +101,7 @@ void Controller::host_transport(tlm::tlm_generic_payload& trans, sc_core::sc_tim
 SchedulingContext Controller::context(Time at) const {
   SchedulingContext ctx;
   ctx.now = at;
-  ctx.head = driver_->position();
+  ctx.position = driver_->position();
   ctx.predictor = &driver_->predictor();
   return ctx;
 }

@@ -67,7 +67,7 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   Controller(sc_core::sc_module_name name, const ControllerParams& params, std::unique_ptr<SchedulingPolicy> policy,
              const MediaDriverFactory& make_driver, Tracer* tracer);
 
-  const PositioningPredictor& predictor() const { return driver_->predictor(); }
+  const Predictor& predictor() const { return driver_->predictor(); }
   const MediaDriver& driver() const { return *driver_; }
   const SchedulingPolicy& policy() const { return *policy_; }
   std::uint64_t completed() const { return completed_; }

@@ -53,7 +53,7 @@ void DiskMediaDriver::boot() {
   const sc_core::sc_time before = services_.offset();
   const Time index = Time{static_cast<std::int64_t>(services_.read_reg(kSpindleIndexTime, 8))};
   bus_access_time_ = to_time(services_.offset() - before);
-  predictor_ = PositioningPredictor(page, index);
+  predictor_ = DiskPredictor(page, index);
   predictor_.set_command_path(command_path());
   head_ = {0, 0};
 }
@@ -112,7 +112,7 @@ void DiskMediaDriver::next_or_finish() {
 
 void DiskMediaDriver::reposition(const Decision& decision) {
   set_state(State::Repositioning);
-  disk_regs::SeekBurst seek{decision.cylinder, head_.head, disk_regs::actuator::kCmdSeek};  // as for a Serve
+  disk_regs::SeekBurst seek{decision.sweep_coordinate, head_.head, disk_regs::actuator::kCmdSeek};  // as for a Serve
   services_.bus_access(tlm::TLM_WRITE_COMMAND, kActTargetCyl, &seek, sizeof seek);
 }
 

@@ -10,7 +10,7 @@
 #include <systemc>
 
 #include "firmware/controller/media_driver.h"
-#include "firmware/predictor.h"
+#include "firmware/disk_predictor.h"
 #include "tlm_bus/sc/irq.h"
 
 namespace drivevp {
@@ -19,7 +19,7 @@ namespace drivevp {
 /// docs/registers.md) for the controller, through its ControllerServices:
 ///  1. boot: reads the parameter page and the spindle's index time over the bus, times that
 ///     register read (the loosely-timed offset it adds: one bus access, the unit of the
-///     firmware's own command path) and builds its PositioningPredictor with that command path;
+///     firmware's own command path) and builds its DiskPredictor with that command path;
 ///  2. serve (after the controller spent the command overhead): for a write it sets the
 ///     channel's COUNT and DMAs the data from the host into the sector buffer; then one burst
 ///     programs the actuator (TARGET_CYLINDER, TARGET_HEAD, COMMAND = seek);
@@ -46,8 +46,10 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   std::string_view device_kind() const override { return "disk"; }
   std::vector<std::string> state_names() const override;
   void boot() override;
-  const PositioningPredictor& predictor() const override { return predictor_; }
-  HeadPosition position() const override { return head_; }
+  const Predictor& predictor() const override { return predictor_; }
+  /// The disk predictor itself (geometry, rotation period, command path).
+  const DiskPredictor& disk_predictor() const { return predictor_; }
+  MediaPosition position() const override { return DiskPredictor::position_of(head_); }
   bool busy() const override { return state_ != State::Idle; }
   void serve(std::vector<MediaResult> batch) override;
   void reposition(const Decision& decision) override;
@@ -62,14 +64,14 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   void next_or_finish();
   void on_seek_done();
   void on_transfer_done();
-  /// The firmware's command path around a seek (PositioningPredictor), from the bus access time
+  /// The firmware's command path around a seek (DiskPredictor), from the bus access time
   /// measured at boot and the sector buffer's DMI grant.
   CommandPath command_path() const;
 
   ControllerServices& services_;
   InterruptLine& seek_done_;
   InterruptLine& transfer_done_;
-  PositioningPredictor predictor_;
+  DiskPredictor predictor_;
   Time bus_access_time_{0};  ///< one register access on the bus, measured at boot
   State state_ = State::Idle;
   HeadPosition head_;

@@ -87,10 +87,10 @@ class MediaDriver {
   /// At start of simulation (the controller's boot, local offset zero): reads the device's
   /// parameter page and whatever else the predictor needs over the bus, builds the predictor.
   virtual void boot() = 0;
-  /// The firmware's predictor, valid after boot().
-  virtual const PositioningPredictor& predictor() const = 0;
-  /// Where the media is (what the policy's context reports).
-  virtual HeadPosition position() const = 0;
+  /// The firmware's predictor of the device, valid after boot().
+  virtual const Predictor& predictor() const = 0;
+  /// Where the media is (what the policy's context reports; read by predictor()).
+  virtual MediaPosition position() const = 0;
   /// True while a media access or a reposition is under way.
   virtual bool busy() const = 0;
   /// Starts the media access of one Serve decision: `batch` holds the decision's command first,
@@ -99,7 +99,8 @@ class MediaDriver {
   /// per command in the order given. A batch the device cannot serve in one access is a
   /// configuration error (SC_REPORT_ERROR naming the device and the reason).
   virtual void serve(std::vector<MediaResult> batch) = 0;
-  /// Starts a Decision::Reposition (move without transfer); reports reposition_done().
+  /// Starts a Decision::Reposition (move to Decision::sweep_coordinate without transfer); reports
+  /// reposition_done().
   virtual void reposition(const Decision& decision) = 0;
   /// The sector buffer's DMI grant changed (dmi_write_latency()): the predictor's command path
   /// follows it.

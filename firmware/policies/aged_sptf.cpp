@@ -4,7 +4,7 @@
 //
 // Rule: for each pending request compute
 //     effective = access - (W / 1000) * (ctx.now - command.arrival)
-// where access is PositioningPredictor::predict(ctx.head, ctx.now, lbn, op).access() (the
+// where access is Predictor::estimate(ctx.position, ctx.now, lbn, op).access() (the
 // firmware's command path to the seek + seek + rotational latency, as SPTF ranks, sptf.cpp) and W
 // (parameter `age_weight`, per mille, [0, 1e9], default 6) weighs the time the request has waited
 // since the host submitted it. W is per mille as in DiskSim 4.0, written by the same authors
@@ -24,15 +24,16 @@
 namespace drivevp {
 
 PolicyInfo describe_aged_sptf() {
-  return {
-      "aged_sptf",
-      "ASPTF(W)",
-      "SPTF on access time - (W / 1000) x waiting time (Worthington, Ganger & Patt, SIGMETRICS 1994; "
-      "Jacobson & Wilkes 1991 aged SATF; W per mille as in DiskSim 4.0)",
-      {{"age_weight", 6, 0, 1e9, "per mille",
-        "W, per mille: W / 1000 ps of access time off per ps of waiting (6: 6 us per ms); Worthington, "
-        "Ganger & Patt, SIGMETRICS 1994, ASPTF(W); DiskSim 4.0 ioqueue_get_request_from_opt_sptf_queue"}},
-      [](const PolicyParams& p) { return std::make_unique<ShortestPositioningFirst>("ASPTF(W)", p.at("age_weight")); }};
+  return {"aged_sptf",
+          "ASPTF(W)",
+          "SPTF on access time - (W / 1000) x waiting time (Worthington, Ganger & Patt, SIGMETRICS 1994; "
+          "Jacobson & Wilkes 1991 aged SATF; W per mille as in DiskSim 4.0)",
+          {{"age_weight", 6, 0, 1e9, "per mille",
+            "W, per mille: W / 1000 ps of access time off per ps of waiting (6: 6 us per ms); Worthington, "
+            "Ganger & Patt, SIGMETRICS 1994, ASPTF(W); DiskSim 4.0 ioqueue_get_request_from_opt_sptf_queue"}},
+          [](const PolicyParams& p, std::string_view) {
+            return std::make_unique<ShortestPositioningFirst>("ASPTF(W)", p.at("age_weight"));
+          }};
 }
 
 }  // namespace drivevp

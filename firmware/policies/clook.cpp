@@ -16,10 +16,12 @@ namespace {
 class CLook final : public SchedulingPolicy {
  public:
   std::string_view name() const override { return "C-LOOK"; }
-  void enqueue(const Command& c, const SchedulingContext& ctx) override { queue_.insert(c, cylinder_of(c, ctx)); }
+  void enqueue(const Command& c, const SchedulingContext& ctx) override {
+    queue_.insert(c, ctx.predictor->sweep_coordinate(c.lbn));
+  }
   Decision next(const SchedulingContext& ctx) override {
     if (queue_.empty()) return Decision::idle();
-    auto it = queue_.at_or_above(ctx.head.cylinder);
+    auto it = queue_.at_or_above(ctx.predictor->sweep_coordinate(ctx.position));
     if (it == queue_.end()) it = queue_.lowest();
     return Decision::serve(queue_.take(it));
   }
@@ -36,7 +38,7 @@ PolicyInfo describe_clook() {
           "C-LOOK",
           "one-way upward sweep, wrapping to the lowest pending cylinder (Worthington, Ganger & Patt 1994)",
           {},
-          [](const PolicyParams&) { return std::make_unique<CLook>(); }};
+          [](const PolicyParams&, std::string_view) { return std::make_unique<CLook>(); }};
 }
 
 }  // namespace drivevp

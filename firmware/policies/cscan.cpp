@@ -24,13 +24,15 @@ namespace {
 class CScan final : public SchedulingPolicy {
  public:
   std::string_view name() const override { return "C-SCAN"; }
-  void enqueue(const Command& c, const SchedulingContext& ctx) override { queue_.insert(c, cylinder_of(c, ctx)); }
+  void enqueue(const Command& c, const SchedulingContext& ctx) override {
+    queue_.insert(c, ctx.predictor->sweep_coordinate(c.lbn));
+  }
   Decision next(const SchedulingContext& ctx) override {
     if (queue_.empty()) return Decision::idle();
-    const std::uint32_t c = ctx.head.cylinder;
+    const std::uint32_t c = ctx.predictor->sweep_coordinate(ctx.position);
     const auto it = queue_.at_or_above(c);
     if (it != queue_.end()) return Decision::serve(queue_.take(it));
-    const std::uint32_t last = ctx.predictor->geometry().cylinders() - 1;
+    const std::uint32_t last = ctx.predictor->sweep_extent() - 1;
     return Decision::reposition(c < last ? last : 0);
   }
   std::size_t pending() const override { return queue_.size(); }
@@ -46,7 +48,7 @@ PolicyInfo describe_cscan() {
           "C-SCAN",
           "one-way upward sweep to the last cylinder, then a return stroke to cylinder 0 (Teorey & Pinkerton 1972)",
           {},
-          [](const PolicyParams&) { return std::make_unique<CScan>(); }};
+          [](const PolicyParams&, std::string_view) { return std::make_unique<CScan>(); }};
 }
 
 }  // namespace drivevp

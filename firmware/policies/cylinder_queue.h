@@ -7,8 +7,8 @@
 // reuses an id). "First request on cylinder k" below always means the earliest of that cylinder.
 //
 // What it does not do: it does not compute cylinders (the policy maps the LBN once, at enqueue,
-// through the predictor's DiskGeometry) and it does not avoid allocation: std::map allocates one
-// node per queued command.
+// through Predictor::sweep_coordinate: the disk's cylinder, the MEMS sled's X) and it does not avoid allocation:
+// std::map allocates one node per queued command.
 #pragma once
 
 #include <cstddef>
@@ -21,12 +21,6 @@
 #include "tlm_bus/command.h"
 
 namespace drivevp {
-
-/// The cylinder holding the first block of `command`, from the firmware predictor's geometry.
-/// Throws std::out_of_range if the command's LBN is beyond the capacity.
-inline std::uint32_t cylinder_of(const Command& command, const SchedulingContext& ctx) {
-  return ctx.predictor->geometry().locate(command.lbn).cylinder;
-}
 
 class CylinderQueue {
  public:

@@ -18,14 +18,16 @@ class Elevator final : public SchedulingPolicy {
  public:
   Elevator(std::string name, bool sweep_to_edge) : name_(std::move(name)), sweep_to_edge_(sweep_to_edge) {}
   std::string_view name() const override { return name_; }
-  void enqueue(const Command& c, const SchedulingContext& ctx) override { queue_.insert(c, cylinder_of(c, ctx)); }
+  void enqueue(const Command& c, const SchedulingContext& ctx) override {
+    queue_.insert(c, ctx.predictor->sweep_coordinate(c.lbn));
+  }
   Decision next(const SchedulingContext& ctx) override {
     if (queue_.empty()) return Decision::idle();
-    const std::uint32_t c = ctx.head.cylinder;
+    const std::uint32_t c = ctx.predictor->sweep_coordinate(ctx.position);
     auto it = up_ ? queue_.at_or_above(c) : queue_.at_or_below(c);
     if (it == queue_.end()) {
       if (sweep_to_edge_) {
-        const std::uint32_t edge = up_ ? ctx.predictor->geometry().cylinders() - 1 : 0;
+        const std::uint32_t edge = up_ ? ctx.predictor->sweep_extent() - 1 : 0;
         if (c != edge) return Decision::reposition(edge);
       }
       up_ = !up_;  // reverse; the queue is not empty, so something is there

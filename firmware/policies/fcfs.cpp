@@ -25,7 +25,7 @@ class Fcfs final : public SchedulingPolicy {
 }  // namespace
 
 PolicyInfo describe_fcfs() {
-  return {"fcfs", "FCFS", "first come, first served (arrival order)", {}, [](const PolicyParams&) {
+  return {"fcfs", "FCFS", "first come, first served (arrival order)", {}, [](const PolicyParams&, std::string_view) {
             return std::make_unique<Fcfs>();
           }};
 }

@@ -18,7 +18,7 @@ PolicyInfo describe_look() {
           "LOOK",
           "elevator reversing at the last pending request, starting upward (paper 003 §1.1.2)",
           {},
-          [](const PolicyParams&) { return std::make_unique<Elevator>("LOOK", false); }};
+          [](const PolicyParams&, std::string_view) { return std::make_unique<Elevator>("LOOK", false); }};
 }
 
 }  // namespace drivevp

@@ -24,7 +24,7 @@ PolicyInfo describe_scan() {
           "SCAN",
           "elevator sweeping to the disk edge before reversing, starting upward (paper 003 §1.1.2)",
           {},
-          [](const PolicyParams&) { return std::make_unique<Elevator>("SCAN", true); }};
+          [](const PolicyParams&, std::string_view) { return std::make_unique<Elevator>("SCAN", true); }};
 }
 
 }  // namespace drivevp

@@ -14,7 +14,7 @@ namespace drivevp {
 
 /// Serves the pending request with the smallest effective access time
 ///     effective = access - (age_weight / 1000) * (ctx.now - command.arrival),
-/// access = PositioningPredictor::predict(ctx.head, ctx.now, lbn, op).access(): the firmware's
+/// access = Predictor::estimate(ctx.position, ctx.now, lbn, op).access(): the firmware's
 /// command path to the seek (a write's is longer: its data DMA precedes the seek) + seek +
 /// rotational latency, i.e. the time from ctx.now until the first block is under the head, the
 /// quantity DiskSim 4.0 minimises (its read/write delay plus access time). Ties go to the earlier
@@ -40,12 +40,12 @@ class ShortestPositioningFirst final : public SchedulingPolicy {
     double best_effective = std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < queue_.size(); ++i) {
       const Command& c = queue_[i].command;
-      const Prediction p = ctx.predictor->predict(ctx.head, ctx.now, c.lbn, c.op);
+      const PositioningEstimate p = ctx.predictor->estimate(ctx.position, ctx.now, c.lbn, c.op);
       const double effective =
           static_cast<double>(p.access().count()) - age_factor_ * static_cast<double>((ctx.now - c.arrival).count());
       if (i == 0 || effective < best_effective || (effective == best_effective && earlier(queue_[i], queue_[best]))) {
         best = i;
-        best_time = p.positioning();
+        best_time = p.positioning;
         best_effective = effective;
       }
     }

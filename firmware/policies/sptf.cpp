@@ -3,7 +3,7 @@
 // named in 003 §1.1.2 and 002 §2.2).
 //
 // Rule: serve the pending request with the smallest predicted access time
-// PositioningPredictor::predict(ctx.head, ctx.now, lbn, op).access() from the arm's current
+// Predictor::estimate(ctx.position, ctx.now, lbn, op).access() from the arm's current
 // cylinder and head, starting at ctx.now: the firmware's own command path to the seek (one bus
 // burst for a read; for a write also the data DMA into the sector buffer), the seek (+ settle, or
 // head switch), the command path from the seek's end to the read channel, and the rotational
@@ -21,12 +21,13 @@
 namespace drivevp {
 
 PolicyInfo describe_sptf() {
-  return {"sptf",
-          "SPTF",
-          "shortest predicted access time (command path + seek + rotation) first, ties by arrival (Seltzer, "
-          "Chen & Ousterhout 1990; Worthington, Ganger & Patt 1994)",
-          {},
-          [](const PolicyParams&) { return std::make_unique<ShortestPositioningFirst>("SPTF", 0.0); }};
+  return {
+      "sptf",
+      "SPTF",
+      "shortest predicted access time (command path + seek + rotation) first, ties by arrival (Seltzer, "
+      "Chen & Ousterhout 1990; Worthington, Ganger & Patt 1994)",
+      {},
+      [](const PolicyParams&, std::string_view) { return std::make_unique<ShortestPositioningFirst>("SPTF", 0.0); }};
 }
 
 }  // namespace drivevp

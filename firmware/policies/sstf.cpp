@@ -15,10 +15,12 @@ namespace {
 class Sstf final : public SchedulingPolicy {
  public:
   std::string_view name() const override { return "SSTF"; }
-  void enqueue(const Command& c, const SchedulingContext& ctx) override { queue_.insert(c, cylinder_of(c, ctx)); }
+  void enqueue(const Command& c, const SchedulingContext& ctx) override {
+    queue_.insert(c, ctx.predictor->sweep_coordinate(c.lbn));
+  }
   Decision next(const SchedulingContext& ctx) override {
     if (queue_.empty()) return Decision::idle();
-    return Decision::serve(queue_.take(queue_.nearest(ctx.head.cylinder)));
+    return Decision::serve(queue_.take(queue_.nearest(ctx.predictor->sweep_coordinate(ctx.position))));
   }
   std::size_t pending() const override { return queue_.size(); }
 
@@ -33,7 +35,7 @@ PolicyInfo describe_sstf() {
           "SSTF",
           "shortest seek first: nearest cylinder to the arm, ties by arrival (Denning 1967; paper 003 §1.1.2)",
           {},
-          [](const PolicyParams&) { return std::make_unique<Sstf>(); }};
+          [](const PolicyParams&, std::string_view) { return std::make_unique<Sstf>(); }};
 }
 
 }  // namespace drivevp

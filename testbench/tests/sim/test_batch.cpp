@@ -95,7 +95,7 @@ TEST_CASE("sim: A batch decision is served in one media access and its commands 
   CHECK(platform.host.media_errors() == 0);
   CHECK(platform.host.integrity().violations().count() == 0);
 
-  const PositioningPredictor& p = platform.firmware.predictor();
+  const auto& p = dynamic_cast<const DiskPredictor&>(platform.firmware.predictor());
   const Time a = p.command_path().read_to_seek;             // one bus access
   const Time dma = p.command_path().write_to_seek - a - a;  // one data DMA (DMI)
   for (const std::vector<std::uint64_t>& b : batches) {

@@ -14,7 +14,7 @@
 #include <random>
 #include <vector>
 
-#include "firmware/predictor.h"
+#include "firmware/disk_predictor.h"
 #include "hw_models/disk/disk_params.h"
 #include "sim_test_util.h"
 
@@ -175,7 +175,7 @@ TEST_CASE("sim: SPTF serves the request with the least predicted positioning tim
   // bursts after it); the spindle is at phase 0 at time 0. At each decision the arm is where the
   // previous request's (only) block is, and the decision is for after the command overhead: at
   // dispatch + 2.2 ms.
-  PositioningPredictor predictor(disk.parameter_page(), Time{0});
+  DiskPredictor predictor(disk.parameter_page(), Time{0});
   predictor.set_command_path(CommandPath{Time{10'000}, Time{40'000}, Time{20'000}});
   std::vector<std::uint64_t> pending(lbns.size());
   for (std::size_t i = 0; i < pending.size(); ++i) pending[i] = i;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "firmware/disk_predictor.h"
 #include "firmware/policy.h"
 
 namespace drivevp {
@@ -48,8 +49,8 @@ ParameterPage small_page() {
   return p;
 }
 
-const PositioningPredictor& predictor() {
-  static const PositioningPredictor pred(small_page(), Time{0});
+const DiskPredictor& predictor() {
+  static const DiskPredictor pred(small_page(), Time{0});
   return pred;
 }
 
@@ -68,10 +69,17 @@ Command cmd(std::uint64_t id, std::uint64_t lbn, Time arrival = Time{0}) {
 SchedulingContext context(std::uint32_t cylinder, std::uint32_t head = 0, Time now = Time{0}) {
   SchedulingContext ctx;
   ctx.now = now;
-  ctx.head = HeadPosition{cylinder, head};
+  ctx.position = DiskPredictor::position_of({cylinder, head});
   ctx.predictor = &predictor();
   return ctx;
 }
+
+/// The heads of a context, and moving them (the opaque MediaPosition of the disk).
+HeadPosition head_of(const SchedulingContext& ctx) { return DiskPredictor::head_of(ctx.position); }
+void move_to(SchedulingContext& ctx, std::uint32_t cylinder) {
+  ctx.position = DiskPredictor::position_of({cylinder, head_of(ctx).head});
+}
+void move_to(SchedulingContext& ctx, HeadPosition h) { ctx.position = DiskPredictor::position_of(h); }
 
 /// One step of a drained schedule: a served command (id and cylinder) or a reposition.
 struct Step {
@@ -100,12 +108,12 @@ std::vector<Step> drain(SchedulingPolicy& policy, SchedulingContext& ctx) {
     if (d.kind == Decision::Kind::Idle) return steps;
     REQUIRE((d.kind == Decision::Kind::Serve || d.kind == Decision::Kind::Reposition));
     if (d.kind == Decision::Kind::Reposition) {
-      steps.push_back(moved(d.cylinder));
-      ctx.head.cylinder = d.cylinder;
+      steps.push_back(moved(d.sweep_coordinate));
+      move_to(ctx, d.sweep_coordinate);
     } else {
       const PhysicalAddress a = predictor().geometry().locate(d.command.lbn);
       steps.push_back(served(a.cylinder, d.command.id));
-      ctx.head = HeadPosition{a.cylinder, a.head};
+      move_to(ctx, HeadPosition{a.cylinder, a.head});
     }
   }
   FAIL("policy never became idle");
@@ -181,7 +189,7 @@ TEST_CASE("SCAN sweeps to the edge before reversing", "[policy][scan]") {
   // with no move to cylinder 0 because nothing is pending.
   const std::vector<Step> expected{served(60, 2), served(90, 3), moved(99), served(45, 1), served(10, 0)};
   CHECK(to_string(drain(*p, ctx)) == to_string(expected));
-  CHECK(ctx.head.cylinder == 10);
+  CHECK(head_of(ctx).cylinder == 10);
 
   SECTION("going down, a request behind the arm waits for the sweep to cylinder 0") {
     p->enqueue(cmd(4, lbn_of(20)), ctx);
@@ -190,7 +198,7 @@ TEST_CASE("SCAN sweeps to the edge before reversing", "[policy][scan]") {
     CHECK(to_string(drain(*p, ctx)) == to_string(expected2));
   }
   SECTION("a request on the edge cylinder is served, no extra reposition") {
-    ctx.head.cylinder = 1;
+    move_to(ctx, 1);
     p->enqueue(cmd(4, lbn_of(0)), ctx);
     p->enqueue(cmd(5, lbn_of(3)), ctx);
     const std::vector<Step> expected2{served(0, 4), served(3, 5)};
@@ -200,8 +208,8 @@ TEST_CASE("SCAN sweeps to the edge before reversing", "[policy][scan]") {
     p->enqueue(cmd(4, lbn_of(20)), ctx);  // behind the arm (at 10, going down)
     const Decision d = p->next(ctx);
     REQUIRE(d.kind == Decision::Kind::Reposition);
-    CHECK(d.cylinder == 0);
-    ctx.head.cylinder = 5;  // the controller asks again part-way, with a new request at 2
+    CHECK(d.sweep_coordinate == 0);
+    move_to(ctx, 5);  // the controller asks again part-way, with a new request at 2
     p->enqueue(cmd(5, lbn_of(2)), ctx);
     const std::vector<Step> expected2{served(2, 5), moved(0), served(20, 4)};
     CHECK(to_string(drain(*p, ctx)) == to_string(expected2));
@@ -236,7 +244,7 @@ TEST_CASE("C-SCAN sweeps up to the last cylinder and returns to cylinder 0", "[p
   CHECK(to_string(drain(*p, ctx)) == to_string(expected));
 
   SECTION("at the last cylinder the return stroke comes at once") {
-    ctx.head.cylinder = 99;
+    move_to(ctx, 99);
     p->enqueue(cmd(4, lbn_of(0)), ctx);
     p->enqueue(cmd(5, lbn_of(99)), ctx);
     const std::vector<Step> expected2{served(99, 5), moved(0), served(0, 4)};
@@ -266,7 +274,7 @@ int check_elevator(const char* key, bool to_edge, std::uint64_t seed) {
       pending.insert(c);
     }
     REQUIRE(p->pending() == pending.size());
-    const std::uint32_t h = ctx.head.cylinder;
+    const std::uint32_t h = head_of(ctx).cylinder;
     const bool any_ahead_up = pending.lower_bound(h) != pending.end();
     const bool any_ahead_down = !pending.empty() && *pending.begin() <= h;
     const Decision d = p->next(ctx);
@@ -278,9 +286,9 @@ int check_elevator(const char* key, bool to_edge, std::uint64_t seed) {
       REQUIRE(to_edge);
       // Only with nothing ahead, and only to the edge in the current direction.
       REQUIRE(!(up ? any_ahead_up : any_ahead_down));
-      REQUIRE(d.cylinder == (up ? kCylinders - 1 : 0));
-      REQUIRE(d.cylinder != h);
-      ctx.head.cylinder = d.cylinder;
+      REQUIRE(d.sweep_coordinate == (up ? kCylinders - 1 : 0));
+      REQUIRE(d.sweep_coordinate != h);
+      move_to(ctx, d.sweep_coordinate);
       ++repositions;
       continue;
     }
@@ -298,7 +306,7 @@ int check_elevator(const char* key, bool to_edge, std::uint64_t seed) {
     const std::uint32_t nearest = up ? *pending.lower_bound(h) : *std::prev(pending.upper_bound(h));
     REQUIRE(c == nearest);
     pending.erase(pending.find(c));
-    ctx.head = HeadPosition{c, predictor().geometry().locate(d.command.lbn).head};
+    move_to(ctx, HeadPosition{c, predictor().geometry().locate(d.command.lbn).head});
   }
   CHECK(reversals > 0);
   return repositions;
@@ -337,7 +345,7 @@ TEST_CASE("C-LOOK and C-SCAN serve in one direction only (random queues)", "[pol
           p->enqueue(cmd(next_id++, lbn_of(c)), ctx);
           pending.insert(c);
         }
-        const std::uint32_t h = ctx.head.cylinder;
+        const std::uint32_t h = head_of(ctx).cylinder;
         const Decision d = p->next(ctx);
         if (pending.empty()) {
           REQUIRE(d.kind == Decision::Kind::Idle);
@@ -347,8 +355,8 @@ TEST_CASE("C-LOOK and C-SCAN serve in one direction only (random queues)", "[pol
         if (d.kind == Decision::Kind::Reposition) {
           REQUIRE(circular_scan);
           REQUIRE(above == pending.end());
-          REQUIRE(d.cylinder == (h < kCylinders - 1 ? kCylinders - 1 : 0));
-          ctx.head.cylinder = d.cylinder;
+          REQUIRE(d.sweep_coordinate == (h < kCylinders - 1 ? kCylinders - 1 : 0));
+          move_to(ctx, d.sweep_coordinate);
           continue;
         }
         REQUIRE(d.kind == Decision::Kind::Serve);
@@ -358,7 +366,7 @@ TEST_CASE("C-LOOK and C-SCAN serve in one direction only (random queues)", "[pol
         }
         REQUIRE(c == (above != pending.end() ? *above : *pending.begin()));
         pending.erase(pending.find(c));
-        ctx.head.cylinder = c;
+        move_to(ctx, c);
       }
     }
   }
@@ -379,13 +387,13 @@ TEST_CASE("seek-ordered policies cope with tens of thousands of pending requests
       const Decision d = p->next(ctx);
       if (d.kind == Decision::Kind::Idle) break;
       if (d.kind == Decision::Kind::Reposition) {
-        ctx.head.cylinder = d.cylinder;
+        move_to(ctx, d.sweep_coordinate);
         continue;
       }
       REQUIRE(!seen[d.command.id]);
       seen[d.command.id] = true;
       ++served_count;
-      ctx.head.cylinder = predictor().geometry().locate(d.command.lbn).cylinder;
+      move_to(ctx, predictor().geometry().locate(d.command.lbn).cylinder);
     }
     CHECK(served_count == kRequests);
     CHECK(p->pending() == 0);
@@ -444,7 +452,7 @@ struct BruteForce {
 BruteForce brute_force_min(const std::map<std::uint64_t, Command>& queue, const SchedulingContext& ctx) {
   BruteForce best;
   for (const auto& [cid, c] : queue) {  // ascending id: the first minimum is the earliest
-    const Prediction p = predictor().predict(ctx.head, ctx.now, c.lbn, c.op);
+    const Prediction p = predictor().predict(head_of(ctx), ctx.now, c.lbn, c.op);
     if (p.access() < best.access) best = {p.access(), cid, p.positioning()};
   }
   return best;
@@ -478,9 +486,9 @@ TEST_CASE("SPTF always picks the minimal predicted positioning time (random queu
       REQUIRE(d.command.id == best.id);
       queue.erase(d.command.id);
       // Advance: position, then transfer one block.
-      const Prediction pr = predictor().predict(ctx.head, ctx.now, d.command.lbn, d.command.op);
+      const Prediction pr = predictor().predict(head_of(ctx), ctx.now, d.command.lbn, d.command.op);
       ctx.now += pr.positioning() + sectors_time(predictor().rotation_period(), 1, pr.target.sectors_per_track);
-      ctx.head = HeadPosition{pr.target.cylinder, pr.target.head};
+      move_to(ctx, HeadPosition{pr.target.cylinder, pr.target.head});
     }
   }
 }
@@ -490,11 +498,11 @@ std::vector<std::uint64_t> serve_all(SchedulingPolicy& p, SchedulingContext ctx)
   std::vector<std::uint64_t> ids;
   for (Decision d = p.next(ctx); d.kind == Decision::Kind::Serve; d = p.next(ctx)) {
     ids.push_back(d.command.id);
-    const Prediction pr = predictor().predict(ctx.head, ctx.now, d.command.lbn, d.command.op);
+    const Prediction pr = predictor().predict(head_of(ctx), ctx.now, d.command.lbn, d.command.op);
     REQUIRE(d.predicted_positioning == pr.positioning());
     const Time transfer = sectors_time(predictor().rotation_period(), d.command.blocks, pr.target.sectors_per_track);
     ctx.now += pr.positioning() + transfer;
-    ctx.head = HeadPosition{pr.target.cylinder, pr.target.head};
+    move_to(ctx, HeadPosition{pr.target.cylinder, pr.target.head});
   }
   return ids;
 }
@@ -567,7 +575,7 @@ TEST_CASE("SPTF ranks by the access time, command path included", "[policy][sptf
   //   id 0: write, cyl 50 sector 5: misses it (channel at +60 ns) -> 10 ms + 35 ns access
   //   id 1: read,  cyl 50 sector 5: in time (channel at +30 ns)   -> 35 ns access
   //   id 2: read,  cyl 50 sector 8                                 -> 3 ms + 35 ns
-  PositioningPredictor pred(small_page(), Time{0});
+  DiskPredictor pred(small_page(), Time{0});
   pred.set_command_path(CommandPath{Time{10'000}, Time{40'000}, Time{20'000}});
   SchedulingContext ctx = context(50, 0, ms(5) - Time{35'000});
   ctx.predictor = &pred;

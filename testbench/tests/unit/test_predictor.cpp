@@ -1,5 +1,5 @@
 // Unit tests of the LBN layout (DiskGeometry), the sampled seek table, the rotational-wait
-// contract (tlm_bus/param_page.h) and the firmware's PositioningPredictor (firmware/predictor.h).
+// contract (tlm_bus/param_page.h) and the firmware's DiskPredictor (firmware/disk_predictor.h).
 // Every expected value is worked out by hand in the comments. Plain C++: no SystemC.
 #include <catch2/catch_test_macros.hpp>
 
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "firmware/predictor.h"
+#include "firmware/disk_predictor.h"
 #include "tlm_bus/param_page.h"
 
 namespace drivevp {
@@ -174,8 +174,8 @@ TEST_CASE("ParameterPage rebuilds its geometry and seek table", "[predictor][pag
   CHECK_THROWS_AS(bad.seek_table(), std::invalid_argument);
 }
 
-TEST_CASE("PositioningPredictor seek rule: head switch, seek plus settle, overlap", "[predictor]") {
-  const PositioningPredictor pr(predictor_page(), Time{0});
+TEST_CASE("DiskPredictor seek rule: head switch, seek plus settle, overlap", "[predictor]") {
+  const DiskPredictor pr(predictor_page(), Time{0});
   CHECK(pr.rotation_period() == ms(10));
   CHECK(pr.command_overhead() == us(50));
   CHECK(pr.capacity_blocks() == 2000);
@@ -189,8 +189,8 @@ TEST_CASE("PositioningPredictor seek rule: head switch, seek plus settle, overla
   CHECK(pr.seek_time(HeadPosition{50, 1}, 54, 0) == us(2200));  // seek(4) = 2 ms, + settle
 }
 
-TEST_CASE("PositioningPredictor adds the rotational latency after the seek", "[predictor]") {
-  const PositioningPredictor pr(predictor_page(), Time{0});
+TEST_CASE("DiskPredictor adds the rotational latency after the seek", "[predictor]") {
+  const DiskPredictor pr(predictor_page(), Time{0});
   // From cylinder 0 at t = 0 to cylinder 10 head 0: seek 4.2 ms, arriving at phase 4.2 ms.
   Prediction p = pr.predict(HeadPosition{0, 0}, Time{0}, 200 + 5, Op::Read);  // sector 5: starts at 5 ms
   CHECK(p.target.cylinder == 10);
@@ -207,15 +207,15 @@ TEST_CASE("PositioningPredictor adds the rotational latency after the seek", "[p
   CHECK(pr.predict(HeadPosition{10, 0}, ms(25), 204, Op::Read).positioning() == ms(9));
 
   // The phase origin shifts the spindle: at origin 1 ms, slot 5 passes at 6 ms.
-  const PositioningPredictor shifted(predictor_page(), ms(1));
+  const DiskPredictor shifted(predictor_page(), ms(1));
   p = shifted.predict(HeadPosition{0, 0}, Time{0}, 205, Op::Read);
   CHECK(p.seek == us(4200));
   CHECK(p.rotation == us(1800));
 }
 
-TEST_CASE("PositioningPredictor uses the skewed slot", "[predictor]") {
+TEST_CASE("DiskPredictor uses the skewed slot", "[predictor]") {
   // Track skew 2, cylinder skew 3: cylinder 1 head 0 sector 0 sits in slot 5, head 1 in slot 7.
-  const PositioningPredictor pr(predictor_page(2, 3), Time{0});
+  const DiskPredictor pr(predictor_page(2, 3), Time{0});
   Prediction p = pr.predict(HeadPosition{1, 0}, Time{0}, 20, Op::Read);
   CHECK(p.target.slot == 5);
   CHECK(p.seek == Time{0});
@@ -226,10 +226,10 @@ TEST_CASE("PositioningPredictor uses the skewed slot", "[predictor]") {
   CHECK(p.rotation == us(5500));
 }
 
-TEST_CASE("PositioningPredictor counts the firmware's command path around the seek", "[predictor][path]") {
+TEST_CASE("DiskPredictor counts the firmware's command path around the seek", "[predictor][path]") {
   // Command path: 10 ns for a read and 40 ns for a write before the seek, 20 ns from the seek's
   // end to the channel (the controller's, docs/models/firmware.md). No skew: slot s at s ms.
-  PositioningPredictor pr(predictor_page(), Time{0});
+  DiskPredictor pr(predictor_page(), Time{0});
   const CommandPath path{Time{10'000}, Time{40'000}, Time{20'000}};
   pr.set_command_path(path);
   CHECK(pr.command_path().to_seek(Op::Read) == Time{10'000});
@@ -265,10 +265,10 @@ TEST_CASE("PositioningPredictor counts the firmware's command path around the se
   CHECK_THROWS_AS(pr.predict(HeadPosition{0, 0}, Time{0}, 2000, Op::Read), std::out_of_range);
 }
 
-TEST_CASE("PositioningPredictor rejects a page without a rotation period", "[predictor]") {
+TEST_CASE("DiskPredictor rejects a page without a rotation period", "[predictor]") {
   ParameterPage p = predictor_page();
   p.rotation_period_ps = 0;
-  CHECK_THROWS_AS(PositioningPredictor(p, Time{0}), std::invalid_argument);
+  CHECK_THROWS_AS(DiskPredictor(p, Time{0}), std::invalid_argument);
 }
 
 }  // namespace

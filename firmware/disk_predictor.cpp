@@ -1,11 +1,11 @@
-#include "firmware/predictor.h"
+#include "firmware/disk_predictor.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 namespace drivevp {
 
-PositioningPredictor::PositioningPredictor(const ParameterPage& page, Time phase_origin)
+DiskPredictor::DiskPredictor(const ParameterPage& page, Time phase_origin)
     : geometry_(page.geometry()),
       seek_table_(page.seek_table()),
       rotation_period_(page.rotation_period_ps),
@@ -16,18 +16,18 @@ PositioningPredictor::PositioningPredictor(const ParameterPage& page, Time phase
   if (rotation_period_ <= Time{0}) throw std::invalid_argument("parameter page: rotation period must be > 0");
 }
 
-Time PositioningPredictor::seek_time(HeadPosition from, std::uint32_t cylinder, std::uint32_t head) const {
+Time DiskPredictor::seek_time(HeadPosition from, std::uint32_t cylinder, std::uint32_t head) const {
   const std::uint32_t d = from.cylinder > cylinder ? from.cylinder - cylinder : cylinder - from.cylinder;
   return positioning_seek(d, from.head != head, seek_table_, settle_, head_switch_);
 }
 
-void PositioningPredictor::set_command_path(const CommandPath& path) {
+void DiskPredictor::set_command_path(const CommandPath& path) {
   if (path.read_to_seek < Time{0} || path.write_to_seek < Time{0} || path.seek_to_transfer < Time{0})
     throw std::invalid_argument("predictor: command path times must be >= 0");
   command_path_ = path;
 }
 
-Prediction PositioningPredictor::predict(HeadPosition from, Time start, std::uint64_t lbn, Op op) const {
+Prediction DiskPredictor::predict(HeadPosition from, Time start, std::uint64_t lbn, Op op) const {
   Prediction p;
   p.target = geometry_.locate(lbn);
   p.lead = command_path_.to_seek(op);
