@@ -122,6 +122,7 @@ MemsSeek::MemsSeek(const MemsParams& params, SeekMethod method)
       ax_(axis_x(params)),
       ay_(axis_y(params)),
       v_(params.access_velocity_nm_s()),
+      row_s_(layout_.row_bits() * static_cast<double>(layout_.bit_length_nm()) / v_),
       settle_(params.settle()) {}
 
 double MemsSeek::bang_bang_s(const Axis& axis, double from, double w0, double to, double w1) const {
@@ -165,6 +166,10 @@ Positioning MemsSeek::position(const SledState& from, std::int64_t x_nm, const A
   double turn = 0;
   p.y_seek = from_s(y_seek_s(from.y_nm, from.y_direction, pass.y_servo_nm, pass.direction, &turn, &p.turnaround_count));
   p.turnarounds = from_s(turn);
+  // The start turnaround, when there is one: the sled moves against the seek's direction.
+  const int s = pass.y_servo_nm > from.y_nm ? +1 : (pass.y_servo_nm < from.y_nm ? -1 : from.y_direction);
+  if (from.y_direction != s)
+    p.start_turnaround = std::min(p.turnarounds, from_s(turnaround_s(from.y_nm, from.y_direction)));
   return p;
 }
 
@@ -172,48 +177,94 @@ AccessPass MemsSeek::pass_for(const BlockPosition& b, int direction) const {
   return direction < 0 && params_.bidirectional_access ? b.down : b.up;
 }
 
-MediaAccess MemsSeek::access(const SledState& from, std::uint64_t lbn, std::uint32_t blocks) const {
+void MemsSeek::check_range(std::uint64_t lbn, std::uint64_t blocks) const {
   if (blocks == 0) throw std::invalid_argument("MEMS media access of 0 blocks");
   const std::uint64_t cap = layout_.capacity();
   if (lbn >= cap || blocks > cap - lbn)
     throw std::out_of_range("MEMS access of " + std::to_string(blocks) + " blocks from LBN " + std::to_string(lbn) +
                             " passes the capacity of " + std::to_string(cap) + " blocks");
+}
+
+Sweep MemsSeek::run_sweep(const SledState& from, const BlockAddress& a, std::uint64_t lbn, std::uint64_t blocks) const {
   const MemsLayout& L = layout_;
-  const double bit = L.bit_length_nm();
-  const double row_s = L.row_bits() * bit / v_;
-  MediaAccess m;
-  SledState state = from;
-  std::uint64_t cur = lbn, remaining = blocks;
-  while (remaining > 0) {
-    const BlockAddress a = L.locate(cur);
-    const std::uint64_t in_column = std::uint64_t{a.row} * L.cells_per_row() + a.cell;
-    const std::uint64_t run = std::min<std::uint64_t>(remaining, L.blocks_per_column() - in_column);
-    const BlockAddress z = L.locate(cur + run - 1);
-    const std::uint32_t pa = L.physical_row(a.cylinder, a.column, a.row);
-    const std::uint32_t pz = L.physical_row(z.cylinder, z.column, z.row);
-    const std::uint32_t lo = std::min(pa, pz), hi = std::max(pa, pz);
-    const int dir = params_.bidirectional_access && L.reversed(a.cylinder, a.column) ? -1 : +1;
-    const AccessPass start = dir > 0 ? L.up_pass(lo) : L.down_pass(hi);
-    const AccessPass end = dir > 0 ? L.up_pass(hi) : L.down_pass(lo);
-    const std::int64_t x = L.x_nm(a.cylinder);
-    const Time pos = position(state, x, start).total();
-    (m.runs == 0 ? m.positioning : m.repositioning) += pos;
-    const std::uint32_t nrows = hi - lo + 1;
-    m.transfer += from_s(nrows * row_s);
-    m.rows += nrows;
+  const BlockAddress z = L.locate(lbn + blocks - 1);
+  const std::uint32_t pa = L.physical_row(a.cylinder, a.column, a.row);
+  const std::uint32_t pz = L.physical_row(z.cylinder, z.column, z.row);
+  const std::uint32_t lo = std::min(pa, pz), hi = std::max(pa, pz);
+  const int dir = direction(a);
+  const AccessPass start = dir > 0 ? L.up_pass(lo) : L.down_pass(hi);
+  const AccessPass end = dir > 0 ? L.up_pass(hi) : L.down_pass(lo);
+  const std::int64_t x = L.x_nm(a.cylinder);
+  Sweep s;
+  s.from = from;
+  s.positioning = position(from, x, start);
+  s.start = {x, start.y_servo_nm, dir};
+  s.end = {x, end.y_end_nm, dir};
+  s.rows = hi - lo + 1;
+  s.transfer = from_s(s.rows * row_s_);
+  if (L.order() == LayoutOrder::AlongY) {  // one cell: the same tips in every row
+    s.tip_rows = std::uint64_t{s.rows} * L.tip_sectors_per_block();
+    s.max_active_tips = L.tip_sectors_per_block();
+  } else {
     for (std::uint32_t r = a.row; r <= z.row; ++r) {
       const std::uint32_t first = r == a.row ? a.cell : 0;
       const std::uint32_t last = r == z.row ? z.cell : L.cells_per_row() - 1;
       const std::uint32_t tips = (last - first + 1) * L.tip_sectors_per_block();
-      m.tip_seconds += tips * row_s;
-      m.max_active_tips = std::max(m.max_active_tips, tips);
+      s.tip_rows += tips;
+      s.max_active_tips = std::max(s.max_active_tips, tips);
     }
-    ++m.runs;
-    state = {x, end.y_end_nm, dir};
+  }
+  return s;
+}
+
+void MemsSeek::add(MediaAccess& m, const Sweep& s) {
+  (m.runs == 0 ? m.positioning : m.repositioning) += s.positioning.total();
+  m.transfer += s.transfer;
+  m.rows += s.rows;
+  m.tip_rows += s.tip_rows;
+  m.max_active_tips = std::max(m.max_active_tips, s.max_active_tips);
+  ++m.runs;
+  m.end = s.end;
+}
+
+MediaAccess MemsSeek::access(const SledState& from, std::uint64_t lbn, std::uint32_t blocks) const {
+  check_range(lbn, blocks);
+  MediaAccess m;
+  SledState state = from;
+  std::uint64_t cur = lbn, remaining = blocks;
+  while (remaining > 0) {
+    const BlockAddress a = layout_.locate(cur);
+    const std::uint64_t run = std::min<std::uint64_t>(remaining, layout_.run_blocks(a));
+    const Sweep s = run_sweep(state, a, cur, run);
+    add(m, s);
+    state = s.end;
     cur += run;
     remaining -= run;
   }
-  m.end = state;
+  m.tip_seconds = static_cast<double>(m.tip_rows) * row_s_;
+  return m;
+}
+
+std::vector<Sweep> MemsSeek::sweeps(const SledState& from, std::uint64_t lbn, std::uint32_t blocks) const {
+  check_range(lbn, blocks);
+  std::vector<Sweep> out;
+  SledState state = from;
+  std::uint64_t cur = lbn, remaining = blocks;
+  while (remaining > 0) {
+    const BlockAddress a = layout_.locate(cur);
+    const std::uint64_t run = std::min<std::uint64_t>(remaining, layout_.run_blocks(a));
+    out.push_back(run_sweep(state, a, cur, run));
+    state = out.back().end;
+    cur += run;
+    remaining -= run;
+  }
+  return out;
+}
+
+MediaAccess MemsSeek::summarize(const std::vector<Sweep>& sweeps) const {
+  MediaAccess m;
+  for (const Sweep& s : sweeps) add(m, s);
+  m.tip_seconds = static_cast<double>(m.tip_rows) * row_s_;
   return m;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hw_models/mems/mems_layout.h"
+#include "hw_models/mems/mems_page.h"
 #include "hw_models/mems/mems_params.h"
 #include "hw_models/mems/mems_power.h"
 #include "hw_models/mems/mems_seek.h"
@@ -469,4 +470,195 @@ TEST_CASE("mems: power: idle, inactive after the timeout, startup delay, energy"
   CHECK(std::abs(m.tip_joules() - (0.002 * 0.064 + 0.01 * 1e-3)) < 1e-15);
   CHECK(std::abs(m.joules_in(SledPowerState::Inactive) - 0.150 * 0.005) < 1e-15);
   CHECK_THROWS_AS(m.advance(from_ms(1), SledPowerState::Idle), std::invalid_argument);
+}
+
+// --- LayoutOrder::AlongY (002 §4) ---------------------------------------------------------------
+
+namespace {
+
+MemsParams along_y(MemsParams p) {
+  p.layout = LayoutOrder::AlongY;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("mems: layout order: names, validation, and the default is DiskSim's streaming layout", "[mems][layout]") {
+  CHECK(mems_g1().layout == LayoutOrder::Streaming);
+  CHECK(std::string(to_string(LayoutOrder::Streaming)) == "streaming");
+  CHECK(std::string(to_string(LayoutOrder::AlongY)) == "along_y");
+  CHECK(layout_order_from_string("along_y") == LayoutOrder::AlongY);
+  CHECK(layout_order_from_string("streaming") == LayoutOrder::Streaming);
+  try {
+    layout_order_from_string("zigzag");
+    FAIL("no error");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) == "device.layout must be streaming or along_y (got 'zigzag')");
+  }
+  MemsParams p = mems_g1();
+  p.layout = static_cast<LayoutOrder>(2);
+  try {
+    p.validate();
+    FAIL("no error");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) == "device.layout must be streaming (0) or along_y (1) (got 2)");
+  }
+  // The counts do not depend on the order.
+  for (const MemsParams& q : presets()) {
+    const MemsLayout s(q), a(along_y(q));
+    CHECK(a.capacity() == s.capacity());
+    CHECK(a.rows_per_column() == s.rows_per_column());
+    CHECK(a.order() == LayoutOrder::AlongY);
+  }
+}
+
+TEST_CASE("mems: along-Y layout round-trips every LBN of G1-G3 both ways", "[mems][layout]") {
+  for (const MemsParams& base : presets()) {
+    for (std::uint32_t sleds : {1u, 2u}) {
+      if (sleds == 2 && base.preset != "mems_g1") continue;
+      MemsParams p = along_y(base);
+      p.sleds = sleds;
+      const MemsLayout L(p);
+      const std::uint64_t rows = L.rows_per_column(), per_column = L.blocks_per_column();
+      std::uint64_t bad = 0;
+      for (std::uint64_t lbn = 0; lbn < L.capacity(); ++lbn) {
+        const BlockPosition b = L.position(lbn);
+        const BlockAddress& a = b.address;
+        // The order, written out: sled, cylinder, column, cell, row (rows fastest).
+        const std::uint64_t in_column = lbn % per_column;
+        if (a.row != in_column % rows || a.cell != in_column / rows) ++bad;
+        if (a.column != (lbn / per_column) % L.columns_per_cylinder()) ++bad;
+        if (a.cylinder != (lbn / L.blocks_per_cylinder()) % L.cylinders() || a.sled != lbn / L.blocks_per_sled()) ++bad;
+        if (b.physical_row != a.row || L.reversed(a.cylinder, a.column)) ++bad;  // no reversal
+        if (L.lbn(a) != lbn) ++bad;
+        if (L.lbn_at(a.sled, b.x_nm, b.up.y_servo_nm, a.column, a.cell) != lbn) ++bad;
+        if (b.first_tip != a.column * p.tips_active + a.cell * p.tip_sectors_per_block) ++bad;
+        if (L.run_blocks(a) != rows - a.row) ++bad;
+      }
+      INFO(p.preset << " sleds " << sleds);
+      CHECK(bad == 0);
+      CHECK_THROWS_AS(L.locate(L.capacity()), std::out_of_range);
+    }
+  }
+}
+
+TEST_CASE("mems: along-Y layout: consecutive LBNs step exactly one row along +Y within a (column, cell)",
+          "[mems][layout]") {
+  for (const MemsParams& base : presets()) {
+    const MemsParams p = along_y(base);
+    const MemsLayout L(p);
+    const std::int64_t row_nm = std::int64_t{L.row_bits()} * p.bit_length_nm;
+    std::uint64_t next_row = 0, new_cell = 0, new_column = 0, bad = 0;
+    const std::uint64_t n = 3 * L.blocks_per_cylinder();
+    for (std::uint64_t lbn = 0; lbn + 1 < n; ++lbn) {
+      const BlockPosition a = L.position(lbn), b = L.position(lbn + 1);
+      if (a.address.cylinder != b.address.cylinder || a.address.column != b.address.column) {
+        ++new_column;
+        continue;
+      }
+      if (a.address.cell != b.address.cell) {
+        // A new cell of the same column starts again at the bottom row, on the next 64 tips.
+        ++new_cell;
+        if (a.physical_row != L.rows_per_column() - 1 || b.physical_row != 0) ++bad;
+        if (b.first_tip != a.first_tip + p.tip_sectors_per_block) ++bad;
+        continue;
+      }
+      ++next_row;
+      if (a.x_nm != b.x_nm || a.first_tip != b.first_tip) ++bad;
+      if (b.physical_row != a.physical_row + 1) ++bad;
+      if (b.up.y_servo_nm - a.up.y_servo_nm != row_nm || b.up.y_servo_nm != a.up.y_end_nm) ++bad;
+    }
+    INFO(p.preset);
+    CHECK(bad == 0);
+    CHECK(next_row == 3 * L.columns_per_cylinder() * L.cells_per_row() * (L.rows_per_column() - 1));
+    CHECK(new_cell == 3 * L.columns_per_cylinder() * (L.cells_per_row() - 1));
+    CHECK(new_column == 3 * L.columns_per_cylinder() - 1);
+  }
+  // G1 by hand: LBN 0..21 are rows 0..21 of cell 0 (tips 0-63); LBN 22 is row 0 of cell 1.
+  const MemsLayout g1(along_y(mems_g1()));
+  CHECK(g1.locate(21) == BlockAddress{0, 0, 0, 21, 0});
+  CHECK(g1.locate(22) == BlockAddress{0, 0, 0, 0, 1});
+  CHECK(g1.locate(220) == BlockAddress{0, 0, 1, 0, 0});
+  CHECK(g1.position(22).first_tip == 64);
+  CHECK(g1.position(220).first_tip == 640);
+}
+
+TEST_CASE("mems: along-Y access of a multi-row request against a hand computation", "[mems][access]") {
+  // Springs off so that every part has a closed form: Y seek from v to v over d is
+  // 2(−v + √(v² + a·d))/a (two halves), a turnaround 2v/a, X from rest to rest 2√(d/a).
+  MemsParams p = along_y(mems_g1());
+  p.spring_constant_factor = 0;
+  const MemsSeek S(p);
+  const MemsLayout& L = S.layout();
+  const double a = p.accel_y_nm_s2(), v = 2e7;
+  const double row_s = 90 * 50 / 2e7;  // 225 µs
+  auto y_seek = [&](double d) { return 2 * (-v + std::sqrt(v * v + a * d)) / a; };
+  // Cylinder 7, column 1, cell 2, rows 3..7: LBN = 7·2200 + 1·220 + 2·22 + 3.
+  const std::uint64_t lbn = 7 * 2200 + 220 + 2 * 22 + 3;
+  REQUIRE(L.locate(lbn) == BlockAddress{0, 7, 1, 3, 2});
+  // The sled on cylinder 7, 1000 nm below row 3's servo burst, moving +Y: Y only, no turnaround.
+  const std::int64_t y3 = (3 * 90 - 995) * 50;  // up pass of row 3: y(bit 270), column of 1990 bits
+  REQUIRE(L.up_pass(3).y_servo_nm == y3);
+  const SledState from{L.x_nm(7), y3 - 1000, +1};
+  const MediaAccess m = S.access(from, lbn, 5);
+  CHECK(m.runs == 1);
+  CHECK(m.rows == 5);
+  CHECK(within_1ps(m.positioning, y_seek(1000)));
+  CHECK(m.transfer == from_s(5 * row_s));
+  CHECK(m.transfer == Time{1'125'000'000});
+  CHECK(m.repositioning == Time{0});
+  CHECK(m.tip_rows == 5 * 64);
+  CHECK(m.max_active_tips == 64);
+  CHECK(m.tip_seconds == 5 * 64 * row_s);
+  CHECK(m.end == SledState{L.x_nm(7), (7 * 90 + 90 - 995) * 50, +1});
+  // Rows 20, 21 of cell 2, then rows 0..2 of cell 3: two runs; the second starts at the bottom
+  // (row 0's up pass) while the sled leaves the top moving +Y: reverse at the top, seek down,
+  // reverse again at row 0: two turnarounds, one Y seek of (21·90 + 90 − 0)·50 nm.
+  const std::uint64_t lbn20 = 7 * 2200 + 220 + 2 * 22 + 20;
+  const SledState at20{L.x_nm(7), L.up_pass(20).y_servo_nm, +1};
+  const MediaAccess two = S.access(at20, lbn20, 5);
+  CHECK(two.runs == 2);
+  CHECK(two.rows == 5);
+  CHECK(two.positioning == Time{0});
+  CHECK(two.transfer == from_s(2 * row_s) + from_s(3 * row_s));
+  const double d = (22 * 90) * 50.0;  // from the end of row 21 (bit 1980) to row 0's servo (bit 0)
+  REQUIRE(L.up_pass(21).y_end_nm - L.up_pass(0).y_servo_nm == static_cast<std::int64_t>(d));
+  const Positioning rep = S.position({L.x_nm(7), L.up_pass(21).y_end_nm, +1}, L.x_nm(7), L.up_pass(0));
+  CHECK(rep.turnaround_count == 2);
+  CHECK(rep.turnarounds == from_s(2 * (2 * v / a)));
+  CHECK(rep.start_turnaround == from_s(2 * v / a));
+  CHECK(within_1ps(rep.y_seek, y_seek(d)));
+  CHECK(two.repositioning == rep.total());
+  CHECK(two.end == SledState{L.x_nm(7), L.up_pass(2).y_end_nm, +1});
+  // Bidirectional access does not change the direction: AlongY never reverses rows.
+  MemsParams uni = p;
+  uni.bidirectional_access = false;
+  CHECK(MemsSeek(uni).access(at20, lbn20, 5).total() == two.total());
+  // The sweeps give the same terms.
+  const std::vector<Sweep> sw = S.sweeps(at20, lbn20, 5);
+  REQUIRE(sw.size() == 2);
+  CHECK(sw[0].rows == 2);
+  CHECK(sw[1].from == sw[0].end);
+  CHECK(sw[1].start == SledState{L.x_nm(7), L.up_pass(0).y_servo_nm, +1});
+  const MediaAccess sum = S.summarize(sw);
+  CHECK(sum.total() == two.total());
+  CHECK(sum.tip_seconds == two.tip_seconds);
+  CHECK(sum.end == two.end);
+}
+
+TEST_CASE("mems: the parameter page carries the layout order", "[mems][layout][page]") {
+  const MemsParameterPage s = make_mems_page(mems_g2());
+  CHECK(s.layout == 0);
+  CHECK(mems_params_from_page(s).layout == LayoutOrder::Streaming);
+  MemsParameterPage a = make_mems_page(along_y(mems_g2()));
+  CHECK(a.layout == 1);
+  CHECK(mems_params_from_page(a).layout == LayoutOrder::AlongY);
+  CHECK(sizeof(MemsParameterPage) == 200);
+  a.layout = 2;
+  try {
+    mems_params_from_page(a);
+    FAIL("no error");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) == "MEMS parameter page: layout must be 0 (streaming) or 1 (along_y) (found 2)");
+  }
 }
