@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,12 @@ struct MediaAccess {
   Time total() const { return positioning + transfer + repositioning; }
 };
 
+/// One request of a batch (MemsSeek::access_batch): `blocks` blocks from `lbn`.
+struct BatchSpan {
+  std::uint64_t lbn;
+  std::uint32_t blocks;
+};
+
 /// Seek, settle, turnaround and access timing of one device.
 class MemsSeek {
  public:
@@ -146,6 +153,25 @@ class MemsSeek {
   /// parts, start and end states); summarize() of them equals access(). Same errors as access().
   std::vector<Sweep> sweeps(const SledState& from, std::uint64_t lbn, std::uint32_t blocks) const;
 
+  /// Why `spans` cannot be served in one media access, or nothing when they can (never throws).
+  /// Rule (002 §2.1, §4: the regions' tips at the same relative (x, y) are read concurrently, up
+  /// to the active-tip limit; docs/models/mems.md "Batches"): every span has blocks >= 1 inside
+  /// the capacity; every span's FIRST run (its blocks up to MemsLayout::run_blocks, as access()
+  /// cuts runs) starts at the same cylinder and the same physical row and sweeps in the same
+  /// direction; in every physical row those first runs sweep, the tips they use are disjoint
+  /// (distinct (sled, column, cell)) and their number, summed over the spans (all sleds), is at
+  /// most tips_active. The reason names the spans (index and LBN), the rows and the counts.
+  std::optional<std::string> batch_conflict(const std::vector<BatchSpan>& spans) const;
+  /// Media access serving `spans` together (a batch, 002 §4): one positioning from `from` to the
+  /// common start, one sweep over the most rows among the spans' first runs (the first sweep
+  /// carries every span's first run on its own tips: tip_rows summed over the spans, max_active_tips
+  /// the largest per-row sum), then each span's blocks beyond its first run, in span order, as
+  /// access() from where the sled is (repositioning + transfer). One span gives exactly
+  /// access(from, lbn, blocks). Throws std::out_of_range when a span passes the capacity,
+  /// std::invalid_argument with batch_conflict()'s reason otherwise.
+  MediaAccess access_batch(const SledState& from, const std::vector<BatchSpan>& spans) const;
+  /// The sweeps of access_batch(from, spans): the common first sweep, then the later runs.
+  std::vector<Sweep> batch_sweeps(const SledState& from, const std::vector<BatchSpan>& spans) const;
   /// Totals of a sequence of sweeps: the first positioning, the rest as repositioning, transfers,
   /// rows, runs (= sweeps), tip_rows and tip_seconds = tip_rows × row_seconds(), the largest
   /// max_active_tips and the last sweep's end (no sweeps: all zero).

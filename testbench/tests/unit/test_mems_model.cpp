@@ -662,3 +662,199 @@ TEST_CASE("mems: the parameter page carries the layout order", "[mems][layout][p
     CHECK(std::string(e.what()) == "MEMS parameter page: layout must be 0 (streaming) or 1 (along_y) (found 2)");
   }
 }
+
+// --- batches: several requests in one media access (002 §2.1, §4) ------------------------------
+
+namespace {
+
+std::string conflict_of(const MemsSeek& S, const std::vector<BatchSpan>& spans) {
+  const auto why = S.batch_conflict(spans);
+  return why ? *why : std::string("none");
+}
+
+}  // namespace
+
+TEST_CASE("mems: batch: k spans at one (x, y) in distinct regions take the longest first run + one positioning",
+          "[mems][batch]") {
+  // Springs off: X from rest to rest over d is 2√(d/a), a Y seek from v to v over d is
+  // 2(−v + √(v² + a·d))/a, settle = 2 / (2π · 739 Hz); a row takes 90 · 50 nm / 2e7 nm/s = 225 µs.
+  for (const LayoutOrder order : {LayoutOrder::AlongY, LayoutOrder::Streaming}) {
+    MemsParams p = mems_g1();
+    p.layout = order;
+    p.spring_constant_factor = 0;
+    const MemsSeek S(p);
+    const MemsLayout& L = S.layout();
+    const double a = p.accel_x_nm_s2(), v = 2e7, row_s = 225e-6;
+    const std::uint32_t cyl = 300, column = 4, row = 5;  // column 4: forward in the streaming layout too
+    const SledState from{L.x_nm(310), L.up_pass(row).y_servo_nm - 20'000, +1};
+    const double x_s = 2 * std::sqrt(500 / a);  // 10 cylinders of 50 nm
+    const double y_s = 2 * (-v + std::sqrt(v * v + a * 20'000)) / a;
+    const double settle_s = 2 / (2 * kPi * 739);
+    const Time positioning = std::max(from_s(x_s) + from_s(settle_s), from_s(y_s));
+    for (std::uint32_t k = 1; k <= L.cells_per_row(); ++k) {  // regions per access: 10 on G1
+      std::vector<BatchSpan> spans;
+      std::uint32_t longest = 0;
+      for (std::uint32_t c = 0; c < k; ++c) {
+        // AlongY: 1..4 blocks up the rows of cell c; streaming: one block per region (cell c).
+        const std::uint32_t blocks = order == LayoutOrder::AlongY ? 1 + (c * 7 + k) % 4 : 1;
+        spans.push_back({L.lbn({0, cyl, column, row, c}), blocks});
+        longest = std::max(longest, blocks);
+      }
+      INFO(to_string(order) << " k = " << k);
+      REQUIRE(conflict_of(S, spans) == "none");
+      const MediaAccess m = S.access_batch(from, spans);
+      CHECK(m.runs == 1);
+      CHECK(m.rows == longest);
+      CHECK(m.positioning == positioning);
+      CHECK(m.transfer == from_s(longest * row_s));
+      CHECK(m.repositioning == Time{0});
+      CHECK(m.total() == positioning + from_s(longest * row_s));
+      CHECK(std::abs(static_cast<double>(m.total().count()) -
+                     (std::max(x_s + settle_s, y_s) + longest * row_s) * 1e12) <= 2.0);
+      std::uint64_t blocks = 0;
+      for (const BatchSpan& s : spans) blocks += s.blocks;
+      CHECK(m.tip_rows == blocks * 64);
+      CHECK(m.tip_seconds == static_cast<double>(blocks * 64) * row_s);
+      CHECK(m.max_active_tips == 64 * k);  // every span in the first row
+      CHECK(m.end == SledState{L.x_nm(cyl), L.up_pass(row + longest - 1).y_end_nm, +1});
+      // Served one after another instead: k positionings.
+      if (k > 1) {
+        Time serial{0};
+        SledState s = from;
+        for (const BatchSpan& q : spans) {
+          const MediaAccess one = S.access(s, q.lbn, q.blocks);
+          serial += one.total();
+          s = one.end;
+        }
+        CHECK(serial > m.total());
+      }
+    }
+  }
+}
+
+TEST_CASE("mems: batch of one span is exactly access(); later runs follow in span order", "[mems][batch]") {
+  for (const LayoutOrder order : {LayoutOrder::Streaming, LayoutOrder::AlongY}) {
+    for (MemsParams p : presets()) {
+      p.layout = order;
+      const MemsSeek S(p);
+      const MemsLayout& L = S.layout();
+      std::uint64_t seed = 12345;
+      auto next = [&seed] { return seed = seed * 6364136223846793005ull + 1442695040888963407ull; };
+      for (int i = 0; i < 300; ++i) {
+        const std::uint64_t lbn = next() % (L.capacity() - 200);
+        const auto n = static_cast<std::uint32_t>(1 + next() % 120);
+        const SledState from{static_cast<std::int64_t>(next() % 100'001) - 50'000,
+                             static_cast<std::int64_t>(next() % 99'001) - 49'500, (next() & 1) ? +1 : -1};
+        const MediaAccess want = S.access(from, lbn, n);
+        const MediaAccess got = S.access_batch(from, {{lbn, n}});
+        INFO(p.preset << " " << to_string(order) << " lbn " << lbn << " n " << n);
+        REQUIRE(got.positioning == want.positioning);
+        REQUIRE(got.transfer == want.transfer);
+        REQUIRE(got.repositioning == want.repositioning);
+        REQUIRE(got.runs == want.runs);
+        REQUIRE(got.rows == want.rows);
+        REQUIRE(got.tip_rows == want.tip_rows);
+        REQUIRE(got.tip_seconds == want.tip_seconds);
+        REQUIRE(got.max_active_tips == want.max_active_tips);
+        REQUIRE(got.end == want.end);
+      }
+    }
+  }
+  // Three spans at one (x, y), two of them longer than their first run: the common sweep, then
+  // span 0's rest, then span 2's rest, each as access() from where the sled is.
+  const MemsParams p = along_y(mems_g2());
+  const MemsSeek S(p);
+  const MemsLayout& L = S.layout();
+  const std::uint32_t rows = L.rows_per_column();  // 27
+  const std::vector<BatchSpan> spans = {
+      {L.lbn({0, 40, 2, 20, 3}), 10}, {L.lbn({0, 40, 2, 20, 11}), 2}, {L.lbn({0, 40, 2, 20, 19}), 7 + 30}};
+  const SledState from{0, 0, -1};
+  const MediaAccess m = S.access_batch(from, spans);
+  const Positioning first = S.position(from, L.x_nm(40), L.up_pass(20));
+  const std::uint32_t common = rows - 20;  // 7 rows: spans 0 and 2 run to the top, span 1 takes 2
+  const SledState top{L.x_nm(40), L.up_pass(rows - 1).y_end_nm, +1};
+  const MediaAccess rest0 = S.access(top, spans[0].lbn + common, 10 - common);
+  const MediaAccess rest2 = S.access(rest0.end, spans[2].lbn + common, 30);
+  CHECK(m.positioning == first.total());
+  CHECK(m.transfer == from_s(common * S.row_seconds()) + rest0.transfer + rest2.transfer);
+  CHECK(m.repositioning == rest0.total() - rest0.transfer + rest2.total() - rest2.transfer);
+  CHECK(m.runs == 1 + rest0.runs + rest2.runs);
+  CHECK(m.rows == common + rest0.rows + rest2.rows);
+  CHECK(m.tip_rows == (common + 2 + common) * 64 + rest0.tip_rows + rest2.tip_rows);
+  CHECK(m.max_active_tips == 3 * 64);
+  CHECK(m.end == rest2.end);
+  const std::vector<Sweep> sw = S.batch_sweeps(from, spans);
+  REQUIRE(sw.size() == m.runs);
+  CHECK(sw[0].rows == common);
+  CHECK(sw[0].start == SledState{L.x_nm(40), L.up_pass(20).y_servo_nm, +1});
+  CHECK(sw[0].end == top);
+  CHECK(sw[1].from == top);
+  CHECK(S.summarize(sw).total() == m.total());
+}
+
+TEST_CASE("mems: batch conflicts are refused with the reason", "[mems][batch]") {
+  const MemsParams ay = along_y(mems_g1());
+  const MemsSeek A(ay);
+  const MemsLayout& LA = A.layout();
+  const std::uint64_t r5c0 = LA.lbn({0, 300, 4, 5, 0}), r5c1 = LA.lbn({0, 300, 4, 5, 1});
+  const std::uint64_t r6c1 = LA.lbn({0, 300, 4, 6, 1});
+  const std::string s0 = "span 0 (LBN " + std::to_string(r5c0) + ")";
+  // Different row.
+  CHECK(conflict_of(A, {{r5c0, 1}, {r6c1, 1}}) == "span 1 (LBN " + std::to_string(r6c1) +
+                                                      ") starts its first sweep at physical row 6, " + s0 +
+                                                      " at physical row 5");
+  // Different cylinder.
+  const std::uint64_t other_cyl = LA.lbn({0, 301, 4, 5, 1});
+  CHECK(conflict_of(A, {{r5c0, 1}, {other_cyl, 1}}) == "span 1 (LBN " + std::to_string(other_cyl) +
+                                                           ") starts its first sweep at cylinder 301, " + s0 +
+                                                           " at cylinder 300");
+  // Same tips: the same cell twice (the same block, or another block of the same cell).
+  CHECK(conflict_of(A, {{r5c0, 3}, {r5c1, 1}, {r5c0, 1}}) ==
+        "spans 0 and 2 (LBNs " + std::to_string(r5c0) + " and " + std::to_string(r5c0) +
+            ") both use the tips of sled 0, column 4, cell 0 in physical row 5");
+  // Too many tips: the ten cells of column 4 and one cell of column 6 in the same row.
+  std::vector<BatchSpan> eleven;
+  for (std::uint32_t c = 0; c < 10; ++c) eleven.push_back({LA.lbn({0, 300, 4, 5, c}), 1});
+  CHECK(conflict_of(A, eleven) == "none");
+  eleven.push_back({LA.lbn({0, 300, 6, 5, 0}), 1});
+  CHECK(conflict_of(A, eleven) == "physical row 5 needs 704 tips, more than the 640 active tips");
+  // Several sleds move together; their tips are distinct, the active-tip limit counts them all.
+  MemsParams two = ay;
+  two.sleds = 2;
+  const MemsSeek T(two);
+  const MemsLayout& LT = T.layout();
+  CHECK(conflict_of(T, {{LT.lbn({0, 300, 4, 5, 0}), 2}, {LT.lbn({1, 300, 4, 5, 0}), 2}}) == "none");
+  std::vector<BatchSpan> both;
+  for (std::uint32_t c = 0; c < 10; ++c) both.push_back({LT.lbn({0, 300, 4, 5, c}), 1});
+  both.push_back({LT.lbn({1, 300, 4, 5, 0}), 1});
+  CHECK(conflict_of(T, both) == "physical row 5 needs 704 tips, more than the 640 active tips");
+  // Streaming: a column's neighbour is reversed, so the same physical row sweeps the other way.
+  const MemsSeek St(mems_g1());
+  const MemsLayout& LS = St.layout();
+  const std::uint64_t fwd = LS.lbn({0, 300, 4, 5, 0});
+  const std::uint64_t rev = LS.lbn({0, 300, 5, LS.physical_row(300, 5, 5), 1});  // physical row 5 of column 5
+  REQUIRE(LS.position(rev).physical_row == 5);
+  CHECK(conflict_of(St, {{fwd, 1}, {rev, 1}}) ==
+        "span 1 (LBN " + std::to_string(rev) + ") sweeps -Y, span 0 (LBN " + std::to_string(fwd) + ") sweeps +Y");
+  // Streaming, same row: 15 blocks from cell 0 fill row 5 and half of row 6; a block at cell 3 of
+  // row 5 overlaps; one at cell 3 of row 6 starts elsewhere; in another column it is fine.
+  const std::uint64_t cell3 = LS.lbn({0, 300, 4, 5, 3});
+  CHECK(conflict_of(St, {{fwd, 15}, {cell3, 1}}) ==
+        "spans 0 and 1 (LBNs " + std::to_string(fwd) + " and " + std::to_string(cell3) +
+            ") both use the tips of sled 0, column 4, cell 3 in physical row 5");
+  CHECK(conflict_of(St, {{fwd, 3}, {cell3, 7}}) == "none");  // cells 0-2 and 3-9
+  // Input errors.
+  CHECK(conflict_of(A, {}) == "the batch has no spans");
+  CHECK(conflict_of(A, {{r5c0, 1}, {r5c1, 0}}) == "span 1 (LBN " + std::to_string(r5c1) + ") has 0 blocks");
+  CHECK(conflict_of(A, {{r5c0, 1}, {LA.capacity() - 1, 2}}) ==
+        "span 1 (LBN 4399999) with 2 blocks passes the capacity of 4400000 blocks");
+  // access_batch: std::out_of_range beyond the capacity, std::invalid_argument with the reason.
+  CHECK_THROWS_AS(A.access_batch({}, {{r5c0, 1}, {LA.capacity() - 1, 2}}), std::out_of_range);
+  try {
+    A.access_batch({}, {{r5c0, 1}, {r6c1, 1}});
+    FAIL("no error");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) == "MEMS batch refused: " + conflict_of(A, {{r5c0, 1}, {r6c1, 1}}));
+  }
+  CHECK_THROWS_AS(A.access_batch({}, {}), std::invalid_argument);
+}
