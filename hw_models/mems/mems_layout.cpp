@@ -19,6 +19,7 @@ MemsLayout::MemsLayout(const MemsParams& p) {
   columns_ = p.tips_total / p.tips_active;
   cells_ = p.tips_active / p.tip_sectors_per_block;
   sleds_ = p.sleds;
+  order_ = p.layout;
 }
 
 BlockAddress MemsLayout::locate(std::uint64_t lbn) const {
@@ -32,8 +33,13 @@ BlockAddress MemsLayout::locate(std::uint64_t lbn) const {
   r %= blocks_per_cylinder();
   a.column = static_cast<std::uint32_t>(r / blocks_per_column());
   r %= blocks_per_column();
-  a.row = static_cast<std::uint32_t>(r / cells_);
-  a.cell = static_cast<std::uint32_t>(r % cells_);
+  if (order_ == LayoutOrder::Streaming) {
+    a.row = static_cast<std::uint32_t>(r / cells_);
+    a.cell = static_cast<std::uint32_t>(r % cells_);
+  } else {
+    a.cell = static_cast<std::uint32_t>(r / rows_);
+    a.row = static_cast<std::uint32_t>(r % rows_);
+  }
   return a;
 }
 
@@ -42,8 +48,9 @@ std::uint64_t MemsLayout::lbn(const BlockAddress& a) const {
     throw std::out_of_range("MEMS block address (sled " + std::to_string(a.sled) + ", cylinder " +
                             std::to_string(a.cylinder) + ", column " + std::to_string(a.column) + ", row " +
                             std::to_string(a.row) + ", cell " + std::to_string(a.cell) + ") outside the layout");
-  return a.sled * blocks_per_sled() + a.cylinder * blocks_per_cylinder() + a.column * blocks_per_column() +
-         std::uint64_t{a.row} * cells_ + a.cell;
+  const std::uint64_t in_column =
+      order_ == LayoutOrder::Streaming ? std::uint64_t{a.row} * cells_ + a.cell : std::uint64_t{a.cell} * rows_ + a.row;
+  return a.sled * blocks_per_sled() + a.cylinder * blocks_per_cylinder() + a.column * blocks_per_column() + in_column;
 }
 
 std::int64_t MemsLayout::x_nm(std::uint32_t cylinder) const {

@@ -1,7 +1,8 @@
-// The streaming layout of a MEMS-based storage device: LBN <-> (sled, cylinder, column, row, cell)
-// <-> sled offsets (x, y) in nm. Rules: ../shared/reference/mems-model.md "Layout" and
-// "Coordinates" (DiskSim 4.0 memsmodel/mems_mapping.c), 002 §4 (a block striped over 64 tips at
-// the same relative position, adjacent blocks along Y, several sleds moving together).
+// The layout of a MEMS-based storage device: LBN <-> (sled, cylinder, column, row, cell) <-> sled
+// offsets (x, y) in nm, in DiskSim's streaming order or paper 002's along-Y order (LayoutOrder).
+// Rules: ../shared/reference/mems-model.md "Layout" and "Coordinates" (DiskSim 4.0
+// memsmodel/mems_mapping.c), 002 §4 (a block striped over 64 tips at the same relative position,
+// adjacent blocks along Y, several sleds moving together).
 #pragma once
 
 #include <cstdint>
@@ -53,12 +54,15 @@ struct BlockPosition {
 ///  - cells per row = tips_active / tip_sectors_per_block (G1 10, G2 20, G3 50);
 ///  - blocks per cylinder = cells × rows × columns; blocks per sled = that × cylinders;
 ///    capacity = blocks per sled × sleds (G1 4,400,000, G2 6,750,000, G3 11,998,800 with 1 sled).
-/// LBN order, most significant first: sled, cylinder, column, logical row, cell. Sleds are
-/// concatenated (sled s holds [s·blocks per sled, (s+1)·blocks per sled)); all sleds sit at the same
-/// (x, y) at all times (002 §4), so equal (cylinder, physical row) on any sled, column or cell is the
-/// same media position. Rows run in reverse (physical = rows-1-logical) on a column when
-/// (column + (columns odd ? cylinder : 0)) is odd, so a column's sweep can turn round and stream on
-/// into the next column (mems-model.md).
+/// LBN order, most significant first (MemsParams::layout):
+///  - LayoutOrder::Streaming: sled, cylinder, column, logical row, cell. Rows run in reverse
+///    (physical = rows-1-logical) on a column when (column + (columns odd ? cylinder : 0)) is odd,
+///    so a column's sweep can turn round and stream on into the next column (mems-model.md).
+///  - LayoutOrder::AlongY: sled, cylinder, column, cell, logical row (002 §4): consecutive LBNs lie
+///    in consecutive rows along +Y on the same tips; no reversal (physical row = logical row).
+/// Sleds are concatenated (sled s holds [s·blocks per sled, (s+1)·blocks per sled)); all sleds sit
+/// at the same (x, y) at all times (002 §4), so equal (cylinder, physical row) on any sled, column
+/// or cell is the same media position. The counts below do not depend on the order.
 /// Coordinates (mems-model.md "Coordinates"): x = (cylinder - cylinders/2)·bit, integer division,
 /// so the middle cylinder sits at 0; y of Y bit p = (p - column_bits/2)·bit with column_bits =
 /// rows·(servo+sector) + servo, so the middle of a column sits at 0. All values exact integers in nm.
@@ -76,6 +80,7 @@ class MemsLayout {
   std::uint32_t row_bits() const { return row_bits_; }        ///< servo + tip sector bits
   std::uint32_t column_bits() const { return column_bits_; }  ///< rows·row_bits + servo
   std::uint32_t bit_length_nm() const { return bit_nm_; }
+  LayoutOrder order() const { return order_; }
   std::uint64_t blocks_per_column() const { return std::uint64_t{cells_} * rows_; }
   std::uint64_t blocks_per_cylinder() const { return blocks_per_column() * columns_; }
   std::uint64_t blocks_per_sled() const { return blocks_per_cylinder() * cylinders_; }
@@ -85,12 +90,21 @@ class MemsLayout {
   BlockAddress locate(std::uint64_t lbn) const;
   /// Logical address -> LBN (inverse of locate). Throws std::out_of_range for a coordinate out of range.
   std::uint64_t lbn(const BlockAddress& a) const;
-  /// True when the rows of (cylinder, column) are numbered in reverse along Y.
+  /// True when the rows of (cylinder, column) are numbered in reverse along Y (Streaming only;
+  /// always false for AlongY).
   bool reversed(std::uint32_t cylinder, std::uint32_t column) const {
-    return ((column + ((columns_ & 1u) ? cylinder : 0u)) & 1u) != 0;
+    return order_ == LayoutOrder::Streaming && ((column + ((columns_ & 1u) ? cylinder : 0u)) & 1u) != 0;
   }
   std::uint32_t physical_row(std::uint32_t cylinder, std::uint32_t column, std::uint32_t logical_row) const {
     return reversed(cylinder, column) ? rows_ - 1 - logical_row : logical_row;
+  }
+  /// Blocks from `a` (included) to the end of the sweep that streams it: the rest of its
+  /// (sled, cylinder, column) for Streaming (blocks per column − (row·cells + cell)), the rest of its
+  /// (column, cell)'s rows for AlongY (rows − row). MemsSeek::access cuts its runs here. `a` must be
+  /// inside the layout (unchecked).
+  std::uint64_t run_blocks(const BlockAddress& a) const {
+    return order_ == LayoutOrder::Streaming ? blocks_per_column() - (std::uint64_t{a.row} * cells_ + a.cell)
+                                            : std::uint64_t{rows_ - a.row};
   }
   /// X offset of a cylinder, nm.
   std::int64_t x_nm(std::uint32_t cylinder) const;
@@ -110,6 +124,7 @@ class MemsLayout {
  private:
   std::uint32_t bit_nm_, servo_, row_bits_, column_bits_, tsb_, tips_active_;
   std::uint32_t cylinders_, rows_, columns_, cells_, sleds_;
+  LayoutOrder order_;
 };
 
 }  // namespace drivevp::mems

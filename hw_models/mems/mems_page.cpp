@@ -36,6 +36,7 @@ MemsParameterPage make_mems_page(const MemsParams& p, SeekMethod method) {
   g.sleds = p.sleds;
   g.bidirectional_access = p.bidirectional_access ? 1 : 0;
   g.seek_method = static_cast<std::uint32_t>(method);
+  g.layout = static_cast<std::uint32_t>(p.layout);
   g.tip_data_rate_bps = p.tip_data_rate_bps;
   g.sled_acceleration_x = p.sled_acceleration_x;
   g.sled_acceleration_y = p.sled_acceleration_y;
@@ -74,6 +75,7 @@ MemsParams mems_params_from_page(const MemsParameterPage& g) {
     bad_page("header.page_bytes", std::to_string(sizeof(MemsParameterPage)), std::to_string(g.header.page_bytes));
   if (g.bidirectional_access > 1) bad_page("bidirectional_access", "0 or 1", std::to_string(g.bidirectional_access));
   seek_method_from_page(g);
+  if (g.layout > 1) bad_page("layout", "0 (streaming) or 1 (along_y)", std::to_string(g.layout));
   MemsParams p;
   const std::size_t n = ::strnlen(g.preset, MemsParameterPage::kPresetChars);
   p.preset.assign(g.preset, n);
@@ -87,6 +89,7 @@ MemsParams mems_params_from_page(const MemsParameterPage& g) {
   p.tips_active = g.tips_active;
   p.sleds = g.sleds;
   p.bidirectional_access = g.bidirectional_access != 0;
+  p.layout = static_cast<LayoutOrder>(g.layout);
   p.tip_data_rate_bps = g.tip_data_rate_bps;
   p.sled_acceleration_x = g.sled_acceleration_x;
   p.sled_acceleration_y = g.sled_acceleration_y;

@@ -15,7 +15,7 @@ MemsParameterPage make_mems_page(const MemsParams& params, SeekMethod method = S
 
 /// The parameters a page describes. Throws std::invalid_argument naming the field, what was
 /// expected and what was found, when the magic, the version, the kind (must be DeviceKind::Mems),
-/// page_bytes, the seek method or bidirectional flag is wrong, when the parameters fail
+/// page_bytes, the seek method, the layout or the bidirectional flag is wrong, when the parameters fail
 /// MemsParams::validate, or when the published layout counts differ from the layout of the
 /// parameters.
 MemsParams mems_params_from_page(const MemsParameterPage& page);

@@ -31,6 +31,22 @@ void check_in(const char* key, T value, T lo, T hi) {
 
 }  // namespace
 
+const char* to_string(LayoutOrder order) {
+  switch (order) {
+    case LayoutOrder::Streaming:
+      return "streaming";
+    case LayoutOrder::AlongY:
+      return "along_y";
+  }
+  return "?";
+}
+
+LayoutOrder layout_order_from_string(std::string_view text) {
+  if (text == "streaming") return LayoutOrder::Streaming;
+  if (text == "along_y") return LayoutOrder::AlongY;
+  throw std::invalid_argument("device.layout must be streaming or along_y (got '" + std::string(text) + "')");
+}
+
 double MemsParams::access_velocity_nm_s() const {
   return static_cast<double>(tip_data_rate_bps) * static_cast<double>(bit_length_nm);
 }
@@ -47,6 +63,8 @@ void MemsParams::validate() const {
   check_in<std::uint32_t>("tip_sectors_per_block", tip_sectors_per_block, 1, tips_total);
   check_in<std::uint32_t>("tips_active", tips_active, tip_sectors_per_block, tips_total);
   check_in<std::uint32_t>("sleds", sleds, 1, 9);
+  if (layout != LayoutOrder::Streaming && layout != LayoutOrder::AlongY)
+    bad("layout", "streaming (0) or along_y (1)", static_cast<unsigned>(layout));
   const std::uint64_t y_bits = sled_movement_y_nm / bit_length_nm;
   if (y_bits < 2ull * servo_burst_bits + tip_sector_bits)
     bad("sled_movement_y_nm",

@@ -14,6 +14,22 @@
 
 namespace drivevp::mems {
 
+/// The order in which LBNs fill the media (docs/models/mems.md "Layout"; MemsLayout).
+///  - Streaming: DiskSim 4.0's layout (../shared/reference/mems-model.md "Layout"): LBN order sled,
+///    cylinder, column, logical row, cell; consecutive LBNs fill a row's cells (each block on its
+///    own tips), then the next row; rows reversed on alternate columns.
+///  - AlongY: paper 002 §4's layout ("a logical block of 512 bytes is mapped to 8 byte sectors at
+///    the same relative position in 64 different regions ... Adjacent logical blocks are allocated
+///    sequentially to the y-axis direction"): LBN order sled, cylinder, column, cell, logical row;
+///    consecutive LBNs lie in consecutive rows (+Y) of the same tips; no row reversal, so blocks at
+///    the same (x, y) in different regions are always swept in the same direction.
+enum class LayoutOrder : std::uint8_t { Streaming = 0, AlongY = 1 };
+/// Scenario spelling: "streaming", "along_y".
+const char* to_string(LayoutOrder order);
+/// Inverse of to_string; throws std::invalid_argument("device.layout must be streaming or along_y
+/// (got 'TEXT')") otherwise.
+LayoutOrder layout_order_from_string(std::string_view text);
+
 /// Every parameter of the reference model. Lengths in nm, rates in bit/s, accelerations as the
 /// parameter file gives them (m/s², multiplied by 1e9 to get nm/s²; mems-model.md "Coordinates"),
 /// times in ms, powers in mW. Defaults are the G1 values; the presets set every member.
@@ -45,6 +61,9 @@ struct MemsParams {
   /// "Bidirectional access": data may be read moving -Y as well as +Y. Not in parameters.md's
   /// table; true as mems-model.md's layout gives every block an "up" and a "down" access.
   bool bidirectional_access = true;
+  /// "layout": the order in which LBNs fill the media (LayoutOrder). Not a DiskSim parameter:
+  /// Streaming (default) is DiskSim's layout, AlongY paper 002 §4's.
+  LayoutOrder layout = LayoutOrder::Streaming;
 
   // --- mechanics --------------------------------------------------------------------------------
   /// "Sled acceleration X": m/s² (×1e9 = nm/s²), in (0, 1e6]. parameters.md: 688.8/803.6/1033.2.
@@ -93,7 +112,8 @@ struct MemsParams {
   Time time_before_inactive() const { return from_ms(time_before_inactive_ms); }
   Time startup_delay() const { return from_ms(startup_delay_ms); }
 
-  /// Checks every range above; throws std::invalid_argument("device.KEY must be RANGE (got VALUE)").
+  /// Checks every range above (layout: one of the LayoutOrder values); throws std::invalid_argument("device.KEY must be
+  /// RANGE (got VALUE)").
   void validate() const;
 };
 

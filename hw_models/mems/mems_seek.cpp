@@ -122,6 +122,7 @@ MemsSeek::MemsSeek(const MemsParams& params, SeekMethod method)
       ax_(axis_x(params)),
       ay_(axis_y(params)),
       v_(params.access_velocity_nm_s()),
+      row_s_(layout_.row_bits() * static_cast<double>(layout_.bit_length_nm()) / v_),
       settle_(params.settle()) {}
 
 double MemsSeek::bang_bang_s(const Axis& axis, double from, double w0, double to, double w1) const {
@@ -165,6 +166,10 @@ Positioning MemsSeek::position(const SledState& from, std::int64_t x_nm, const A
   double turn = 0;
   p.y_seek = from_s(y_seek_s(from.y_nm, from.y_direction, pass.y_servo_nm, pass.direction, &turn, &p.turnaround_count));
   p.turnarounds = from_s(turn);
+  // The start turnaround, when there is one: the sled moves against the seek's direction.
+  const int s = pass.y_servo_nm > from.y_nm ? +1 : (pass.y_servo_nm < from.y_nm ? -1 : from.y_direction);
+  if (from.y_direction != s)
+    p.start_turnaround = std::min(p.turnarounds, from_s(turnaround_s(from.y_nm, from.y_direction)));
   return p;
 }
 
@@ -172,49 +177,251 @@ AccessPass MemsSeek::pass_for(const BlockPosition& b, int direction) const {
   return direction < 0 && params_.bidirectional_access ? b.down : b.up;
 }
 
-MediaAccess MemsSeek::access(const SledState& from, std::uint64_t lbn, std::uint32_t blocks) const {
+void MemsSeek::check_range(std::uint64_t lbn, std::uint64_t blocks) const {
   if (blocks == 0) throw std::invalid_argument("MEMS media access of 0 blocks");
   const std::uint64_t cap = layout_.capacity();
   if (lbn >= cap || blocks > cap - lbn)
     throw std::out_of_range("MEMS access of " + std::to_string(blocks) + " blocks from LBN " + std::to_string(lbn) +
                             " passes the capacity of " + std::to_string(cap) + " blocks");
+}
+
+Sweep MemsSeek::run_sweep(const SledState& from, const BlockAddress& a, std::uint64_t lbn, std::uint64_t blocks) const {
   const MemsLayout& L = layout_;
-  const double bit = L.bit_length_nm();
-  const double row_s = L.row_bits() * bit / v_;
-  MediaAccess m;
-  SledState state = from;
-  std::uint64_t cur = lbn, remaining = blocks;
-  while (remaining > 0) {
-    const BlockAddress a = L.locate(cur);
-    const std::uint64_t in_column = std::uint64_t{a.row} * L.cells_per_row() + a.cell;
-    const std::uint64_t run = std::min<std::uint64_t>(remaining, L.blocks_per_column() - in_column);
-    const BlockAddress z = L.locate(cur + run - 1);
-    const std::uint32_t pa = L.physical_row(a.cylinder, a.column, a.row);
-    const std::uint32_t pz = L.physical_row(z.cylinder, z.column, z.row);
-    const std::uint32_t lo = std::min(pa, pz), hi = std::max(pa, pz);
-    const int dir = params_.bidirectional_access && L.reversed(a.cylinder, a.column) ? -1 : +1;
-    const AccessPass start = dir > 0 ? L.up_pass(lo) : L.down_pass(hi);
-    const AccessPass end = dir > 0 ? L.up_pass(hi) : L.down_pass(lo);
-    const std::int64_t x = L.x_nm(a.cylinder);
-    const Time pos = position(state, x, start).total();
-    (m.runs == 0 ? m.positioning : m.repositioning) += pos;
-    const std::uint32_t nrows = hi - lo + 1;
-    m.transfer += from_s(nrows * row_s);
-    m.rows += nrows;
+  const BlockAddress z = L.locate(lbn + blocks - 1);
+  const std::uint32_t pa = L.physical_row(a.cylinder, a.column, a.row);
+  const std::uint32_t pz = L.physical_row(z.cylinder, z.column, z.row);
+  const std::uint32_t lo = std::min(pa, pz), hi = std::max(pa, pz);
+  const int dir = direction(a);
+  const AccessPass start = dir > 0 ? L.up_pass(lo) : L.down_pass(hi);
+  const AccessPass end = dir > 0 ? L.up_pass(hi) : L.down_pass(lo);
+  const std::int64_t x = L.x_nm(a.cylinder);
+  Sweep s;
+  s.from = from;
+  s.positioning = position(from, x, start);
+  s.start = {x, start.y_servo_nm, dir};
+  s.end = {x, end.y_end_nm, dir};
+  s.rows = hi - lo + 1;
+  s.transfer = from_s(s.rows * row_s_);
+  if (L.order() == LayoutOrder::AlongY) {  // one cell: the same tips in every row
+    s.tip_rows = std::uint64_t{s.rows} * L.tip_sectors_per_block();
+    s.max_active_tips = L.tip_sectors_per_block();
+  } else {
     for (std::uint32_t r = a.row; r <= z.row; ++r) {
       const std::uint32_t first = r == a.row ? a.cell : 0;
       const std::uint32_t last = r == z.row ? z.cell : L.cells_per_row() - 1;
       const std::uint32_t tips = (last - first + 1) * L.tip_sectors_per_block();
-      m.tip_seconds += tips * row_s;
-      m.max_active_tips = std::max(m.max_active_tips, tips);
+      s.tip_rows += tips;
+      s.max_active_tips = std::max(s.max_active_tips, tips);
     }
-    ++m.runs;
-    state = {x, end.y_end_nm, dir};
+  }
+  return s;
+}
+
+void MemsSeek::add(MediaAccess& m, const Sweep& s) {
+  (m.runs == 0 ? m.positioning : m.repositioning) += s.positioning.total();
+  m.transfer += s.transfer;
+  m.rows += s.rows;
+  m.tip_rows += s.tip_rows;
+  m.max_active_tips = std::max(m.max_active_tips, s.max_active_tips);
+  ++m.runs;
+  m.end = s.end;
+}
+
+MediaAccess MemsSeek::access(const SledState& from, std::uint64_t lbn, std::uint32_t blocks) const {
+  check_range(lbn, blocks);
+  MediaAccess m;
+  SledState state = from;
+  std::uint64_t cur = lbn, remaining = blocks;
+  while (remaining > 0) {
+    const BlockAddress a = layout_.locate(cur);
+    const std::uint64_t run = std::min<std::uint64_t>(remaining, layout_.run_blocks(a));
+    const Sweep s = run_sweep(state, a, cur, run);
+    add(m, s);
+    state = s.end;
     cur += run;
     remaining -= run;
   }
-  m.end = state;
+  m.tip_seconds = static_cast<double>(m.tip_rows) * row_s_;
   return m;
+}
+
+std::vector<Sweep> MemsSeek::sweeps(const SledState& from, std::uint64_t lbn, std::uint32_t blocks) const {
+  check_range(lbn, blocks);
+  std::vector<Sweep> out;
+  SledState state = from;
+  std::uint64_t cur = lbn, remaining = blocks;
+  while (remaining > 0) {
+    const BlockAddress a = layout_.locate(cur);
+    const std::uint64_t run = std::min<std::uint64_t>(remaining, layout_.run_blocks(a));
+    out.push_back(run_sweep(state, a, cur, run));
+    state = out.back().end;
+    cur += run;
+    remaining -= run;
+  }
+  return out;
+}
+
+MediaAccess MemsSeek::summarize(const std::vector<Sweep>& sweeps) const {
+  MediaAccess m;
+  for (const Sweep& s : sweeps) add(m, s);
+  m.tip_seconds = static_cast<double>(m.tip_rows) * row_s_;
+  return m;
+}
+
+namespace {
+
+// A span's first run as batch_conflict and batch_sweeps see it.
+struct FirstRun {
+  BlockAddress a, z;
+  std::uint64_t blocks = 0;     ///< blocks of the first run
+  std::uint32_t start_row = 0;  ///< the physical row the sweep starts at
+  std::uint32_t rows = 0;
+  int dir = +1;
+};
+
+std::string span_name(std::size_t i, std::uint64_t lbn) {
+  return "span " + std::to_string(i) + " (LBN " + std::to_string(lbn) + ")";
+}
+
+std::uint32_t row_at(const FirstRun& f, std::uint32_t k) {
+  return static_cast<std::uint32_t>(static_cast<std::int64_t>(f.start_row) + f.dir * std::int64_t{k});
+}
+
+// The spans' first runs; the reason when a span has no blocks or passes the capacity.
+std::optional<std::string> first_runs(const MemsSeek& S, const std::vector<BatchSpan>& spans,
+                                      std::vector<FirstRun>& runs) {
+  const MemsLayout& L = S.layout();
+  if (spans.empty()) return std::string("the batch has no spans");
+  const std::uint64_t cap = L.capacity();
+  runs.assign(spans.size(), {});
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    const BatchSpan& sp = spans[i];
+    if (sp.blocks == 0) return span_name(i, sp.lbn) + " has 0 blocks";
+    if (sp.lbn >= cap || sp.blocks > cap - sp.lbn)
+      return span_name(i, sp.lbn) + " with " + std::to_string(sp.blocks) + " blocks passes the capacity of " +
+             std::to_string(cap) + " blocks";
+    FirstRun& f = runs[i];
+    f.a = L.locate(sp.lbn);
+    f.blocks = std::min<std::uint64_t>(sp.blocks, L.run_blocks(f.a));
+    f.z = L.locate(sp.lbn + f.blocks - 1);
+    const std::uint32_t pa = L.physical_row(f.a.cylinder, f.a.column, f.a.row);
+    const std::uint32_t pz = L.physical_row(f.z.cylinder, f.z.column, f.z.row);
+    f.dir = S.direction(f.a);
+    f.start_row = f.dir > 0 ? std::min(pa, pz) : std::max(pa, pz);
+    f.rows = (pa > pz ? pa - pz : pz - pa) + 1;
+  }
+  return std::nullopt;
+}
+
+// The common start, disjoint tips and the active-tip limit per row; fills the tips per sweep row.
+std::optional<std::string> shared_sweep(const MemsSeek& S, std::uint32_t tips_active,
+                                        const std::vector<BatchSpan>& spans, const std::vector<FirstRun>& runs,
+                                        std::vector<std::uint32_t>& row_tips) {
+  const MemsLayout& L = S.layout();
+  const FirstRun& f0 = runs[0];
+  const std::string first = span_name(0, spans[0].lbn);
+  std::uint32_t max_rows = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const FirstRun& f = runs[i];
+    max_rows = std::max(max_rows, f.rows);
+    if (i == 0) continue;
+    if (f.a.cylinder != f0.a.cylinder)
+      return span_name(i, spans[i].lbn) + " starts its first sweep at cylinder " + std::to_string(f.a.cylinder) + ", " +
+             first + " at cylinder " + std::to_string(f0.a.cylinder);
+    if (f.start_row != f0.start_row)
+      return span_name(i, spans[i].lbn) + " starts its first sweep at physical row " + std::to_string(f.start_row) +
+             ", " + first + " at physical row " + std::to_string(f0.start_row);
+    if (f.dir != f0.dir)
+      return span_name(i, spans[i].lbn) + " sweeps " + (f.dir > 0 ? "+Y" : "-Y") + ", " + first + " sweeps " +
+             (f0.dir > 0 ? "+Y" : "-Y");
+  }
+  // Cells [first, last] of its (sled, column) that a first run uses in sweep row k (k < rows).
+  const auto cells = [&L](const FirstRun& f, std::uint32_t k) {
+    if (L.order() == LayoutOrder::AlongY) return std::pair<std::uint32_t, std::uint32_t>{f.a.cell, f.a.cell};
+    const std::uint32_t r = L.physical_row(f.a.cylinder, f.a.column, row_at(f, k));  // its own inverse
+    return std::pair<std::uint32_t, std::uint32_t>{r == f.a.row ? f.a.cell : 0,
+                                                   r == f.z.row ? f.z.cell : L.cells_per_row() - 1};
+  };
+  row_tips.assign(max_rows, 0);
+  for (std::uint32_t k = 0; k < max_rows; ++k) {
+    std::uint64_t tips = 0;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (k >= runs[i].rows) continue;
+      const auto [fi, li] = cells(runs[i], k);
+      tips += std::uint64_t{li - fi + 1} * L.tip_sectors_per_block();
+      for (std::size_t j = 0; j < i; ++j) {
+        if (k >= runs[j].rows || runs[j].a.sled != runs[i].a.sled || runs[j].a.column != runs[i].a.column) continue;
+        const auto [fj, lj] = cells(runs[j], k);
+        if (fi <= lj && fj <= li)
+          return "spans " + std::to_string(j) + " and " + std::to_string(i) + " (LBNs " + std::to_string(spans[j].lbn) +
+                 " and " + std::to_string(spans[i].lbn) + ") both use the tips of sled " +
+                 std::to_string(runs[i].a.sled) + ", column " + std::to_string(runs[i].a.column) + ", cell " +
+                 std::to_string(std::max(fi, fj)) + " in physical row " + std::to_string(row_at(f0, k));
+      }
+    }
+    if (tips > tips_active)
+      return "physical row " + std::to_string(row_at(f0, k)) + " needs " + std::to_string(tips) +
+             " tips, more than the " + std::to_string(tips_active) + " active tips";
+    row_tips[k] = static_cast<std::uint32_t>(tips);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> MemsSeek::batch_conflict(const std::vector<BatchSpan>& spans) const {
+  std::vector<FirstRun> runs;
+  if (auto why = first_runs(*this, spans, runs)) return why;
+  std::vector<std::uint32_t> row_tips;
+  return shared_sweep(*this, params_.tips_active, spans, runs, row_tips);
+}
+
+std::vector<Sweep> MemsSeek::batch_sweeps(const SledState& from, const std::vector<BatchSpan>& spans) const {
+  for (const BatchSpan& sp : spans)
+    if (sp.blocks > 0) check_range(sp.lbn, sp.blocks);  // std::out_of_range before any other reason
+  std::vector<FirstRun> runs;
+  std::vector<std::uint32_t> row_tips;
+  auto why = first_runs(*this, spans, runs);
+  if (!why) why = shared_sweep(*this, params_.tips_active, spans, runs, row_tips);
+  if (why) throw std::invalid_argument("MEMS batch refused: " + *why);
+  const MemsLayout& L = layout_;
+  // The common first sweep carries every span's first run (same cylinder, start row, direction).
+  const FirstRun& f0 = runs[0];
+  const auto rows = static_cast<std::uint32_t>(row_tips.size());
+  const std::uint32_t last_row = row_at(f0, rows - 1);
+  const AccessPass start = f0.dir > 0 ? L.up_pass(f0.start_row) : L.down_pass(f0.start_row);
+  const AccessPass end = f0.dir > 0 ? L.up_pass(last_row) : L.down_pass(last_row);
+  const std::int64_t x = L.x_nm(f0.a.cylinder);
+  std::vector<Sweep> out(1);
+  Sweep& s = out[0];
+  s.from = from;
+  s.positioning = position(from, x, start);
+  s.start = {x, start.y_servo_nm, f0.dir};
+  s.end = {x, end.y_end_nm, f0.dir};
+  s.rows = rows;
+  s.transfer = from_s(s.rows * row_s_);
+  for (const std::uint32_t t : row_tips) {
+    s.tip_rows += t;
+    s.max_active_tips = std::max(s.max_active_tips, t);
+  }
+  // Then each span's blocks beyond its first run, in span order, from where the sled is.
+  SledState state = s.end;
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    std::uint64_t cur = spans[i].lbn + runs[i].blocks, remaining = spans[i].blocks - runs[i].blocks;
+    while (remaining > 0) {
+      const BlockAddress a = L.locate(cur);
+      const std::uint64_t run = std::min<std::uint64_t>(remaining, L.run_blocks(a));
+      out.push_back(run_sweep(state, a, cur, run));
+      state = out.back().end;
+      cur += run;
+      remaining -= run;
+    }
+  }
+  return out;
+}
+
+MediaAccess MemsSeek::access_batch(const SledState& from, const std::vector<BatchSpan>& spans) const {
+  return summarize(batch_sweeps(from, spans));
 }
 
 }  // namespace drivevp::mems

@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "hw_models/mems/mems_layout.h"
 #include "hw_models/mems/mems_params.h"
@@ -65,8 +68,23 @@ struct Positioning {
   Time y_seek{0};
   Time turnarounds{0};
   int turnaround_count = 0;  ///< 0, 1 or 2
+  /// The part of `turnarounds` spent at the start (before the Y seek), rounded to 1 ps and at most
+  /// `turnarounds`; the rest is at the end. For waveforms only: total() does not use it.
+  Time start_turnaround{0};
   /// max(x_seek + settle, y_seek + turnarounds) (002 eq. (1); mems-model.md).
   Time total() const { return std::max(x_seek + settle, y_seek + turnarounds); }
+};
+
+/// One sweep of a media access and the positioning that reaches it (MemsSeek::sweeps).
+struct Sweep {
+  SledState from;                     ///< the sled when the positioning starts
+  Positioning positioning;            ///< from `from` to the first pass of the sweep (002 eq. (1))
+  SledState start;                    ///< when the sweep starts: x, the first pass's servo start, direction
+  SledState end;                      ///< when the sweep ends: x, the last pass's end, direction
+  std::uint32_t rows = 0;             ///< rows swept (0 for a move without transfer)
+  Time transfer{0};                   ///< rows · row_bits · bit_length / access velocity, rounded to 1 ps
+  std::uint64_t tip_rows = 0;         ///< Σ over the rows of the tips transferring in the row
+  std::uint32_t max_active_tips = 0;  ///< tips transferring at once (largest row)
 };
 
 /// What a request's media access costs (MemsSeek::access).
@@ -74,12 +92,19 @@ struct MediaAccess {
   Time positioning{0};                ///< first positioning
   Time transfer{0};                   ///< sum of the sweeps at access velocity
   Time repositioning{0};              ///< positionings between runs (column, cylinder or sled changes)
-  std::uint32_t runs = 0;             ///< sweeps: maximal pieces in one (sled, cylinder, column)
+  std::uint32_t runs = 0;             ///< sweeps
   std::uint32_t rows = 0;             ///< rows swept
-  double tip_seconds = 0;             ///< Σ over rows of (tips transferring) × row time, for tip energy
+  std::uint64_t tip_rows = 0;         ///< Σ over rows swept of the tips transferring in the row
+  double tip_seconds = 0;             ///< tip_rows × row time (row_bits · bit / v), for tip energy
   std::uint32_t max_active_tips = 0;  ///< tips transferring at once (largest row)
   SledState end;                      ///< where the sled is when the last sweep ends
   Time total() const { return positioning + transfer + repositioning; }
+};
+
+/// One request of a batch (MemsSeek::access_batch): `blocks` blocks from `lbn`.
+struct BatchSpan {
+  std::uint64_t lbn;
+  std::uint32_t blocks;
 };
 
 /// Seek, settle, turnaround and access timing of one device.
@@ -107,21 +132,63 @@ class MemsSeek {
   /// The pass a block is read with when the sled arrives in `direction`: the up pass for +1,
   /// the down pass for −1 (only +1 without bidirectional access).
   AccessPass pass_for(const BlockPosition& b, int direction) const;
+  /// Sweep direction of the run that starts at block `a`: −1 (down) on a reversed column with
+  /// bidirectional access, else +1 (always +1 for LayoutOrder::AlongY).
+  int direction(const BlockAddress& a) const {
+    return params_.bidirectional_access && layout_.reversed(a.cylinder, a.column) ? -1 : +1;
+  }
+  /// Time of one row at the access velocity, s: row_bits · bit_length / v (G1 225 µs).
+  double row_seconds() const { return row_s_; }
+
   /// Media access for `blocks` blocks from `lbn`, the sled starting at `from`. The blocks are cut
-  /// into runs (same sled, cylinder, column); a run sweeps its physical rows [lo, hi] in one pass
-  /// at the access velocity: (hi−lo+1)·row_bits·bit / v, rounded to 1 ps, in the column's streaming
-  /// direction (+Y when not reversed, −Y when reversed; always +Y without bidirectional access);
-  /// the first run is reached by position(), each later run by position() from where the last ended.
+  /// into runs at MemsLayout::run_blocks (Streaming: the rest of a (sled, cylinder, column);
+  /// AlongY: the rest of a (column, cell)'s rows); a run sweeps its physical rows [lo, hi] in one
+  /// pass at the access velocity: (hi−lo+1)·row_bits·bit / v, rounded to 1 ps, in direction()
+  /// (+Y when not reversed, −Y when reversed; always +Y without bidirectional access or in
+  /// AlongY); the first run is reached by position(), each later run by position() from where the
+  /// last ended. Tips per row: 64 × the run's blocks in the row (Streaming), 64 (AlongY).
   /// Throws std::out_of_range when the blocks pass the capacity, std::invalid_argument for 0 blocks.
   MediaAccess access(const SledState& from, std::uint64_t lbn, std::uint32_t blocks) const;
+  /// The sweeps of access(from, lbn, blocks), one per run, in order (each with its positioning's
+  /// parts, start and end states); summarize() of them equals access(). Same errors as access().
+  std::vector<Sweep> sweeps(const SledState& from, std::uint64_t lbn, std::uint32_t blocks) const;
+
+  /// Why `spans` cannot be served in one media access, or nothing when they can (never throws).
+  /// Rule (002 §2.1, §4: the regions' tips at the same relative (x, y) are read concurrently, up
+  /// to the active-tip limit; docs/models/mems.md "Batches"): every span has blocks >= 1 inside
+  /// the capacity; every span's FIRST run (its blocks up to MemsLayout::run_blocks, as access()
+  /// cuts runs) starts at the same cylinder and the same physical row and sweeps in the same
+  /// direction; in every physical row those first runs sweep, the tips they use are disjoint
+  /// (distinct (sled, column, cell)) and their number, summed over the spans (all sleds), is at
+  /// most tips_active. The reason names the spans (index and LBN), the rows and the counts.
+  std::optional<std::string> batch_conflict(const std::vector<BatchSpan>& spans) const;
+  /// Media access serving `spans` together (a batch, 002 §4): one positioning from `from` to the
+  /// common start, one sweep over the most rows among the spans' first runs (the first sweep
+  /// carries every span's first run on its own tips: tip_rows summed over the spans, max_active_tips
+  /// the largest per-row sum), then each span's blocks beyond its first run, in span order, as
+  /// access() from where the sled is (repositioning + transfer). One span gives exactly
+  /// access(from, lbn, blocks). Throws std::out_of_range when a span passes the capacity,
+  /// std::invalid_argument with batch_conflict()'s reason otherwise.
+  MediaAccess access_batch(const SledState& from, const std::vector<BatchSpan>& spans) const;
+  /// The sweeps of access_batch(from, spans): the common first sweep, then the later runs.
+  std::vector<Sweep> batch_sweeps(const SledState& from, const std::vector<BatchSpan>& spans) const;
+  /// Totals of a sequence of sweeps: the first positioning, the rest as repositioning, transfers,
+  /// rows, runs (= sweeps), tip_rows and tip_seconds = tip_rows × row_seconds(), the largest
+  /// max_active_tips and the last sweep's end (no sweeps: all zero).
+  MediaAccess summarize(const std::vector<Sweep>& sweeps) const;
 
  private:
   double bang_bang_s(const Axis& axis, double from, double w0, double to, double w1) const;
+  /// One run: `blocks` (<= run_blocks(a)) from `lbn` (address `a`), reached from `from`.
+  Sweep run_sweep(const SledState& from, const BlockAddress& a, std::uint64_t lbn, std::uint64_t blocks) const;
+  static void add(MediaAccess& m, const Sweep& s);
+  void check_range(std::uint64_t lbn, std::uint64_t blocks) const;
   MemsParams params_;
   MemsLayout layout_;
   SeekMethod method_;
   Axis ax_, ay_;
   double v_;
+  double row_s_;
   Time settle_;
 };
 

@@ -34,7 +34,7 @@ struct MemsParameterPage {
   std::uint32_t sleds = 0;
   std::uint32_t bidirectional_access = 0;  ///< 0 or 1
   std::uint32_t seek_method = 0;           ///< mems::SeekMethod: 0 exact, 1 DiskSim's chunks
-  std::uint32_t reserved = 0;
+  std::uint32_t layout = 0;                ///< mems::LayoutOrder: 0 streaming, 1 along_y
   // --- mechanics ---
   std::uint64_t tip_data_rate_bps = 0;
   double sled_acceleration_x = 0;  ///< m/s²
@@ -61,6 +61,7 @@ struct MemsParameterPage {
 static_assert(std::is_trivially_copyable_v<MemsParameterPage>, "the page is read over the bus byte for byte");
 static_assert(sizeof(MemsParameterPage) == 16 + 12 * 4 + 8 + 11 * 8 + 4 * 4 + 8 + 16,
               "the MEMS page's layout is documented in docs/registers.md");
+static_assert(offsetof(MemsParameterPage, layout) == 60);
 static_assert(offsetof(MemsParameterPage, tip_data_rate_bps) == 64);
 static_assert(offsetof(MemsParameterPage, cylinders) == 160);
 static_assert(offsetof(MemsParameterPage, capacity_blocks) == 176);

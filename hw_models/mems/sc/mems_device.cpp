@@ -161,41 +161,34 @@ void MemsDevice::command(std::uint32_t value, const sc_core::sc_time& delay) {
   access_start_ = t0;
   startup_ = meter_.idle_until(t0);
   segments_.clear();
-  rows_ = 0;
-  runs_ = 0;
-  tip_seconds_ = 0;
-  Time t = t0 + startup_;
-  mems::SledState state = sled_;
+  std::vector<mems::Sweep> sweeps;
   if (op == r::kCmdMove) {
+    // Position to the first block's pass, no transfer: one sweep of 0 rows.
     const mems::BlockPosition b = L.position(lbn);
-    const int dir = params_.bidirectional_access && L.reversed(b.address.cylinder, b.address.column) ? -1 : +1;
+    const int dir = seek_.direction(b.address);
     const mems::AccessPass pass = dir > 0 ? b.up : b.down;
-    const Time pos = seek_.position(state, b.x_nm, pass).total();
-    const mems::SledState end{b.x_nm, pass.y_servo_nm, dir};
-    segments_.push_back({t, t + pos, t + pos, state, end, end, 0});
-    t += pos;
-    ++runs_;
+    mems::Sweep& m = sweeps.emplace_back();
+    m.from = sled_;
+    m.positioning = seek_.position(sled_, b.x_nm, pass);
+    m.start = m.end = {b.x_nm, pass.y_servo_nm, dir};
   } else {
-    // The runs of MemsSeek::access, one call per run, so that each sweep's place and time are
-    // known; the sum equals MemsSeek::access(sled, lbn, count).total() exactly (same per-run terms).
-    std::uint64_t cur = lbn, remaining = count;
-    while (remaining > 0) {
-      const mems::BlockAddress a = L.locate(cur);
-      const std::uint64_t in_column = std::uint64_t{a.row} * L.cells_per_row() + a.cell;
-      const auto run =
-          static_cast<std::uint32_t>(std::min<std::uint64_t>(remaining, L.blocks_per_column() - in_column));
-      const mems::MediaAccess m = seek_.access(state, cur, run);
-      const std::int64_t sweep_nm = std::int64_t{m.rows} * L.row_bits() * L.bit_length_nm();
-      const mems::SledState start{m.end.x_nm, m.end.y_nm - m.end.y_direction * sweep_nm, m.end.y_direction};
-      segments_.push_back({t, t + m.positioning, t + m.total(), state, start, m.end, m.max_active_tips});
-      t += m.total();
-      rows_ += m.rows;
-      ++runs_;
-      tip_seconds_ += m.tip_seconds;
-      state = m.end;
-      cur += run;
-      remaining -= run;
-    }
+    sweeps = seek_.sweeps(sled_, lbn, count);
+  }
+  start_sweeps(t0, std::move(sweeps));
+}
+
+void MemsDevice::start_sweeps(Time t0, std::vector<mems::Sweep> sweeps) {
+  // The sum of the sweeps' terms equals MemsSeek::access(sled, lbn, count).total() exactly (the
+  // same per-run terms, summed in integer picoseconds).
+  const mems::MediaAccess m = seek_.summarize(sweeps);
+  rows_ = m.rows;
+  runs_ = m.runs;
+  tip_seconds_ = m.tip_seconds;
+  Time t = t0 + startup_;
+  for (const mems::Sweep& w : sweeps) {
+    const Time pos_end = t + w.positioning.total();
+    segments_.push_back({t, pos_end, pos_end + w.transfer, w});
+    t = pos_end + w.transfer;
   }
   positioning_end_ = segments_.front().pos_end;
   access_end_ = t;
@@ -214,7 +207,7 @@ void MemsDevice::catch_up(Time at) {
   meter_.advance(access_end_, mems::SledPowerState::Active);
   meter_.add_tip_seconds(tip_seconds_);
   last_command_joules_ = meter_.joules_in(mems::SledPowerState::Active) - active_before;
-  sled_ = segments_.back().end;
+  sled_ = segments_.back().sweep.end;
   idle_since_ = access_end_;
   busy_ = false;
   done_pending_ = true;
@@ -233,12 +226,13 @@ mems::SledState MemsDevice::sled_state(Time at) {
   catch_up(at);
   if (!busy_) return sled_;
   const Segment* s = segment_at(at);
-  if (!s || at < s->pos_end) return s ? s->from : sled_;
-  // Sweeping at the access velocity from sweep_start towards end, rounded to the nm.
+  if (!s || at < s->pos_end) return s ? s->sweep.from : sled_;
+  // Sweeping at the access velocity from the sweep's start towards its end, rounded to the nm.
+  const mems::SledState& a = s->sweep.start;
   const double moved = seek_.access_velocity_nm_s() * to_s(at - s->pos_end);
-  const std::int64_t span = s->end.y_nm - s->sweep_start.y_nm;
+  const std::int64_t span = s->sweep.end.y_nm - a.y_nm;
   const std::int64_t step = std::min<std::int64_t>(std::llround(moved), span < 0 ? -span : span);
-  return {s->sweep_start.x_nm, s->sweep_start.y_nm + s->sweep_start.y_direction * step, s->sweep_start.y_direction};
+  return {a.x_nm, a.y_nm + a.y_direction * step, a.y_direction};
 }
 
 Time MemsDevice::idle_since(Time at) {
@@ -261,7 +255,7 @@ mems::SledPowerState MemsDevice::power_state(Time at) {
 std::uint32_t MemsDevice::active_tips(Time at) {
   catch_up(at);
   const Segment* s = segment_at(at);
-  return s && at >= s->pos_end ? s->tips : 0;
+  return s && at >= s->pos_end ? s->sweep.max_active_tips : 0;
 }
 
 mems::EnergyMeter MemsDevice::energy_at(Time at) {

@@ -96,12 +96,10 @@ class MemsDevice : public sc_core::sc_module {
 
  private:
   static const mems::MemsParams& validated(const mems::MemsParams& p);
+  /// One sweep of the command in progress, timed.
   struct Segment {
     Time pos_start{0}, pos_end{0}, sweep_end{0};
-    mems::SledState from;         ///< at the positioning's start
-    mems::SledState sweep_start;  ///< at the sweep's start
-    mems::SledState end;          ///< at the sweep's end
-    std::uint32_t tips = 0;
+    mems::Sweep sweep;  ///< states (from, start, end), positioning parts, rows, tips
   };
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void buffer_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -109,6 +107,8 @@ class MemsDevice : public sc_core::sc_module {
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void command(std::uint32_t value, const sc_core::sc_time& delay);
   void refuse(const sc_core::sc_time& delay);
+  /// Times `sweeps` from t0 + startup_: segments_, rows_, runs_, tip_seconds_ (MemsSeek::summarize).
+  void start_sweeps(Time t0, std::vector<mems::Sweep> sweeps);
   std::uint64_t status(Time at);
   void acknowledge();
   const Segment* segment_at(Time at) const;

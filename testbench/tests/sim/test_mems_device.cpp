@@ -101,9 +101,9 @@ bool same_params(const mems::MemsParams& a, const mems::MemsParams& b) {
          a.tip_sector_bits == b.tip_sector_bits && a.servo_burst_bits == b.servo_burst_bits &&
          a.tip_sectors_per_block == b.tip_sectors_per_block && a.tips_total == b.tips_total &&
          a.tips_active == b.tips_active && a.sleds == b.sleds && a.bidirectional_access == b.bidirectional_access &&
-         a.sled_acceleration_x == b.sled_acceleration_x && a.sled_acceleration_y == b.sled_acceleration_y &&
-         a.tip_data_rate_bps == b.tip_data_rate_bps && a.resonant_frequency_hz == b.resonant_frequency_hz &&
-         a.settling_time_constants == b.settling_time_constants &&
+         a.layout == b.layout && a.sled_acceleration_x == b.sled_acceleration_x &&
+         a.sled_acceleration_y == b.sled_acceleration_y && a.tip_data_rate_bps == b.tip_data_rate_bps &&
+         a.resonant_frequency_hz == b.resonant_frequency_hz && a.settling_time_constants == b.settling_time_constants &&
          a.spring_constant_factor == b.spring_constant_factor && a.command_overhead_ms == b.command_overhead_ms &&
          a.time_before_inactive_ms == b.time_before_inactive_ms && a.startup_delay_ms == b.startup_delay_ms &&
          a.sled_active_power_mw == b.sled_active_power_mw && a.sled_inactive_power_mw == b.sled_inactive_power_mw &&

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hw_models/mems/mems_layout.h"
+#include "hw_models/mems/mems_page.h"
 #include "hw_models/mems/mems_params.h"
 #include "hw_models/mems/mems_power.h"
 #include "hw_models/mems/mems_seek.h"
@@ -469,4 +470,391 @@ TEST_CASE("mems: power: idle, inactive after the timeout, startup delay, energy"
   CHECK(std::abs(m.tip_joules() - (0.002 * 0.064 + 0.01 * 1e-3)) < 1e-15);
   CHECK(std::abs(m.joules_in(SledPowerState::Inactive) - 0.150 * 0.005) < 1e-15);
   CHECK_THROWS_AS(m.advance(from_ms(1), SledPowerState::Idle), std::invalid_argument);
+}
+
+// --- LayoutOrder::AlongY (002 §4) ---------------------------------------------------------------
+
+namespace {
+
+MemsParams along_y(MemsParams p) {
+  p.layout = LayoutOrder::AlongY;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("mems: layout order: names, validation, and the default is DiskSim's streaming layout", "[mems][layout]") {
+  CHECK(mems_g1().layout == LayoutOrder::Streaming);
+  CHECK(std::string(to_string(LayoutOrder::Streaming)) == "streaming");
+  CHECK(std::string(to_string(LayoutOrder::AlongY)) == "along_y");
+  CHECK(layout_order_from_string("along_y") == LayoutOrder::AlongY);
+  CHECK(layout_order_from_string("streaming") == LayoutOrder::Streaming);
+  try {
+    layout_order_from_string("zigzag");
+    FAIL("no error");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) == "device.layout must be streaming or along_y (got 'zigzag')");
+  }
+  MemsParams p = mems_g1();
+  p.layout = static_cast<LayoutOrder>(2);
+  try {
+    p.validate();
+    FAIL("no error");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) == "device.layout must be streaming (0) or along_y (1) (got 2)");
+  }
+  // The counts do not depend on the order.
+  for (const MemsParams& q : presets()) {
+    const MemsLayout s(q), a(along_y(q));
+    CHECK(a.capacity() == s.capacity());
+    CHECK(a.rows_per_column() == s.rows_per_column());
+    CHECK(a.order() == LayoutOrder::AlongY);
+  }
+}
+
+TEST_CASE("mems: along-Y layout round-trips every LBN of G1-G3 both ways", "[mems][layout]") {
+  for (const MemsParams& base : presets()) {
+    for (std::uint32_t sleds : {1u, 2u}) {
+      if (sleds == 2 && base.preset != "mems_g1") continue;
+      MemsParams p = along_y(base);
+      p.sleds = sleds;
+      const MemsLayout L(p);
+      const std::uint64_t rows = L.rows_per_column(), per_column = L.blocks_per_column();
+      std::uint64_t bad = 0;
+      for (std::uint64_t lbn = 0; lbn < L.capacity(); ++lbn) {
+        const BlockPosition b = L.position(lbn);
+        const BlockAddress& a = b.address;
+        // The order, written out: sled, cylinder, column, cell, row (rows fastest).
+        const std::uint64_t in_column = lbn % per_column;
+        if (a.row != in_column % rows || a.cell != in_column / rows) ++bad;
+        if (a.column != (lbn / per_column) % L.columns_per_cylinder()) ++bad;
+        if (a.cylinder != (lbn / L.blocks_per_cylinder()) % L.cylinders() || a.sled != lbn / L.blocks_per_sled()) ++bad;
+        if (b.physical_row != a.row || L.reversed(a.cylinder, a.column)) ++bad;  // no reversal
+        if (L.lbn(a) != lbn) ++bad;
+        if (L.lbn_at(a.sled, b.x_nm, b.up.y_servo_nm, a.column, a.cell) != lbn) ++bad;
+        if (b.first_tip != a.column * p.tips_active + a.cell * p.tip_sectors_per_block) ++bad;
+        if (L.run_blocks(a) != rows - a.row) ++bad;
+      }
+      INFO(p.preset << " sleds " << sleds);
+      CHECK(bad == 0);
+      CHECK_THROWS_AS(L.locate(L.capacity()), std::out_of_range);
+    }
+  }
+}
+
+TEST_CASE("mems: along-Y layout: consecutive LBNs step exactly one row along +Y within a (column, cell)",
+          "[mems][layout]") {
+  for (const MemsParams& base : presets()) {
+    const MemsParams p = along_y(base);
+    const MemsLayout L(p);
+    const std::int64_t row_nm = std::int64_t{L.row_bits()} * p.bit_length_nm;
+    std::uint64_t next_row = 0, new_cell = 0, new_column = 0, bad = 0;
+    const std::uint64_t n = 3 * L.blocks_per_cylinder();
+    for (std::uint64_t lbn = 0; lbn + 1 < n; ++lbn) {
+      const BlockPosition a = L.position(lbn), b = L.position(lbn + 1);
+      if (a.address.cylinder != b.address.cylinder || a.address.column != b.address.column) {
+        ++new_column;
+        continue;
+      }
+      if (a.address.cell != b.address.cell) {
+        // A new cell of the same column starts again at the bottom row, on the next 64 tips.
+        ++new_cell;
+        if (a.physical_row != L.rows_per_column() - 1 || b.physical_row != 0) ++bad;
+        if (b.first_tip != a.first_tip + p.tip_sectors_per_block) ++bad;
+        continue;
+      }
+      ++next_row;
+      if (a.x_nm != b.x_nm || a.first_tip != b.first_tip) ++bad;
+      if (b.physical_row != a.physical_row + 1) ++bad;
+      if (b.up.y_servo_nm - a.up.y_servo_nm != row_nm || b.up.y_servo_nm != a.up.y_end_nm) ++bad;
+    }
+    INFO(p.preset);
+    CHECK(bad == 0);
+    CHECK(next_row == 3 * L.columns_per_cylinder() * L.cells_per_row() * (L.rows_per_column() - 1));
+    CHECK(new_cell == 3 * L.columns_per_cylinder() * (L.cells_per_row() - 1));
+    CHECK(new_column == 3 * L.columns_per_cylinder() - 1);
+  }
+  // G1 by hand: LBN 0..21 are rows 0..21 of cell 0 (tips 0-63); LBN 22 is row 0 of cell 1.
+  const MemsLayout g1(along_y(mems_g1()));
+  CHECK(g1.locate(21) == BlockAddress{0, 0, 0, 21, 0});
+  CHECK(g1.locate(22) == BlockAddress{0, 0, 0, 0, 1});
+  CHECK(g1.locate(220) == BlockAddress{0, 0, 1, 0, 0});
+  CHECK(g1.position(22).first_tip == 64);
+  CHECK(g1.position(220).first_tip == 640);
+}
+
+TEST_CASE("mems: along-Y access of a multi-row request against a hand computation", "[mems][access]") {
+  // Springs off so that every part has a closed form: Y seek from v to v over d is
+  // 2(−v + √(v² + a·d))/a (two halves), a turnaround 2v/a, X from rest to rest 2√(d/a).
+  MemsParams p = along_y(mems_g1());
+  p.spring_constant_factor = 0;
+  const MemsSeek S(p);
+  const MemsLayout& L = S.layout();
+  const double a = p.accel_y_nm_s2(), v = 2e7;
+  const double row_s = 90 * 50 / 2e7;  // 225 µs
+  auto y_seek = [&](double d) { return 2 * (-v + std::sqrt(v * v + a * d)) / a; };
+  // Cylinder 7, column 1, cell 2, rows 3..7: LBN = 7·2200 + 1·220 + 2·22 + 3.
+  const std::uint64_t lbn = 7 * 2200 + 220 + 2 * 22 + 3;
+  REQUIRE(L.locate(lbn) == BlockAddress{0, 7, 1, 3, 2});
+  // The sled on cylinder 7, 1000 nm below row 3's servo burst, moving +Y: Y only, no turnaround.
+  const std::int64_t y3 = (3 * 90 - 995) * 50;  // up pass of row 3: y(bit 270), column of 1990 bits
+  REQUIRE(L.up_pass(3).y_servo_nm == y3);
+  const SledState from{L.x_nm(7), y3 - 1000, +1};
+  const MediaAccess m = S.access(from, lbn, 5);
+  CHECK(m.runs == 1);
+  CHECK(m.rows == 5);
+  CHECK(within_1ps(m.positioning, y_seek(1000)));
+  CHECK(m.transfer == from_s(5 * row_s));
+  CHECK(m.transfer == Time{1'125'000'000});
+  CHECK(m.repositioning == Time{0});
+  CHECK(m.tip_rows == 5 * 64);
+  CHECK(m.max_active_tips == 64);
+  CHECK(m.tip_seconds == 5 * 64 * row_s);
+  CHECK(m.end == SledState{L.x_nm(7), (7 * 90 + 90 - 995) * 50, +1});
+  // Rows 20, 21 of cell 2, then rows 0..2 of cell 3: two runs; the second starts at the bottom
+  // (row 0's up pass) while the sled leaves the top moving +Y: reverse at the top, seek down,
+  // reverse again at row 0: two turnarounds, one Y seek of (21·90 + 90 − 0)·50 nm.
+  const std::uint64_t lbn20 = 7 * 2200 + 220 + 2 * 22 + 20;
+  const SledState at20{L.x_nm(7), L.up_pass(20).y_servo_nm, +1};
+  const MediaAccess two = S.access(at20, lbn20, 5);
+  CHECK(two.runs == 2);
+  CHECK(two.rows == 5);
+  CHECK(two.positioning == Time{0});
+  CHECK(two.transfer == from_s(2 * row_s) + from_s(3 * row_s));
+  const double d = (22 * 90) * 50.0;  // from the end of row 21 (bit 1980) to row 0's servo (bit 0)
+  REQUIRE(L.up_pass(21).y_end_nm - L.up_pass(0).y_servo_nm == static_cast<std::int64_t>(d));
+  const Positioning rep = S.position({L.x_nm(7), L.up_pass(21).y_end_nm, +1}, L.x_nm(7), L.up_pass(0));
+  CHECK(rep.turnaround_count == 2);
+  CHECK(rep.turnarounds == from_s(2 * (2 * v / a)));
+  CHECK(rep.start_turnaround == from_s(2 * v / a));
+  CHECK(within_1ps(rep.y_seek, y_seek(d)));
+  CHECK(two.repositioning == rep.total());
+  CHECK(two.end == SledState{L.x_nm(7), L.up_pass(2).y_end_nm, +1});
+  // Bidirectional access does not change the direction: AlongY never reverses rows.
+  MemsParams uni = p;
+  uni.bidirectional_access = false;
+  CHECK(MemsSeek(uni).access(at20, lbn20, 5).total() == two.total());
+  // The sweeps give the same terms.
+  const std::vector<Sweep> sw = S.sweeps(at20, lbn20, 5);
+  REQUIRE(sw.size() == 2);
+  CHECK(sw[0].rows == 2);
+  CHECK(sw[1].from == sw[0].end);
+  CHECK(sw[1].start == SledState{L.x_nm(7), L.up_pass(0).y_servo_nm, +1});
+  const MediaAccess sum = S.summarize(sw);
+  CHECK(sum.total() == two.total());
+  CHECK(sum.tip_seconds == two.tip_seconds);
+  CHECK(sum.end == two.end);
+}
+
+TEST_CASE("mems: the parameter page carries the layout order", "[mems][layout][page]") {
+  const MemsParameterPage s = make_mems_page(mems_g2());
+  CHECK(s.layout == 0);
+  CHECK(mems_params_from_page(s).layout == LayoutOrder::Streaming);
+  MemsParameterPage a = make_mems_page(along_y(mems_g2()));
+  CHECK(a.layout == 1);
+  CHECK(mems_params_from_page(a).layout == LayoutOrder::AlongY);
+  CHECK(sizeof(MemsParameterPage) == 200);
+  a.layout = 2;
+  try {
+    mems_params_from_page(a);
+    FAIL("no error");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) == "MEMS parameter page: layout must be 0 (streaming) or 1 (along_y) (found 2)");
+  }
+}
+
+// --- batches: several requests in one media access (002 §2.1, §4) ------------------------------
+
+namespace {
+
+std::string conflict_of(const MemsSeek& S, const std::vector<BatchSpan>& spans) {
+  const auto why = S.batch_conflict(spans);
+  return why ? *why : std::string("none");
+}
+
+}  // namespace
+
+TEST_CASE("mems: batch: k spans at one (x, y) in distinct regions take the longest first run + one positioning",
+          "[mems][batch]") {
+  // Springs off: X from rest to rest over d is 2√(d/a), a Y seek from v to v over d is
+  // 2(−v + √(v² + a·d))/a, settle = 2 / (2π · 739 Hz); a row takes 90 · 50 nm / 2e7 nm/s = 225 µs.
+  for (const LayoutOrder order : {LayoutOrder::AlongY, LayoutOrder::Streaming}) {
+    MemsParams p = mems_g1();
+    p.layout = order;
+    p.spring_constant_factor = 0;
+    const MemsSeek S(p);
+    const MemsLayout& L = S.layout();
+    const double a = p.accel_x_nm_s2(), v = 2e7, row_s = 225e-6;
+    const std::uint32_t cyl = 300, column = 4, row = 5;  // column 4: forward in the streaming layout too
+    const SledState from{L.x_nm(310), L.up_pass(row).y_servo_nm - 20'000, +1};
+    const double x_s = 2 * std::sqrt(500 / a);  // 10 cylinders of 50 nm
+    const double y_s = 2 * (-v + std::sqrt(v * v + a * 20'000)) / a;
+    const double settle_s = 2 / (2 * kPi * 739);
+    const Time positioning = std::max(from_s(x_s) + from_s(settle_s), from_s(y_s));
+    for (std::uint32_t k = 1; k <= L.cells_per_row(); ++k) {  // regions per access: 10 on G1
+      std::vector<BatchSpan> spans;
+      std::uint32_t longest = 0;
+      for (std::uint32_t c = 0; c < k; ++c) {
+        // AlongY: 1..4 blocks up the rows of cell c; streaming: one block per region (cell c).
+        const std::uint32_t blocks = order == LayoutOrder::AlongY ? 1 + (c * 7 + k) % 4 : 1;
+        spans.push_back({L.lbn({0, cyl, column, row, c}), blocks});
+        longest = std::max(longest, blocks);
+      }
+      INFO(to_string(order) << " k = " << k);
+      REQUIRE(conflict_of(S, spans) == "none");
+      const MediaAccess m = S.access_batch(from, spans);
+      CHECK(m.runs == 1);
+      CHECK(m.rows == longest);
+      CHECK(m.positioning == positioning);
+      CHECK(m.transfer == from_s(longest * row_s));
+      CHECK(m.repositioning == Time{0});
+      CHECK(m.total() == positioning + from_s(longest * row_s));
+      CHECK(std::abs(static_cast<double>(m.total().count()) -
+                     (std::max(x_s + settle_s, y_s) + longest * row_s) * 1e12) <= 2.0);
+      std::uint64_t blocks = 0;
+      for (const BatchSpan& s : spans) blocks += s.blocks;
+      CHECK(m.tip_rows == blocks * 64);
+      CHECK(m.tip_seconds == static_cast<double>(blocks * 64) * row_s);
+      CHECK(m.max_active_tips == 64 * k);  // every span in the first row
+      CHECK(m.end == SledState{L.x_nm(cyl), L.up_pass(row + longest - 1).y_end_nm, +1});
+      // Served one after another instead: k positionings.
+      if (k > 1) {
+        Time serial{0};
+        SledState s = from;
+        for (const BatchSpan& q : spans) {
+          const MediaAccess one = S.access(s, q.lbn, q.blocks);
+          serial += one.total();
+          s = one.end;
+        }
+        CHECK(serial > m.total());
+      }
+    }
+  }
+}
+
+TEST_CASE("mems: batch of one span is exactly access(); later runs follow in span order", "[mems][batch]") {
+  for (const LayoutOrder order : {LayoutOrder::Streaming, LayoutOrder::AlongY}) {
+    for (MemsParams p : presets()) {
+      p.layout = order;
+      const MemsSeek S(p);
+      const MemsLayout& L = S.layout();
+      std::uint64_t seed = 12345;
+      auto next = [&seed] { return seed = seed * 6364136223846793005ull + 1442695040888963407ull; };
+      for (int i = 0; i < 300; ++i) {
+        const std::uint64_t lbn = next() % (L.capacity() - 200);
+        const auto n = static_cast<std::uint32_t>(1 + next() % 120);
+        const SledState from{static_cast<std::int64_t>(next() % 100'001) - 50'000,
+                             static_cast<std::int64_t>(next() % 99'001) - 49'500, (next() & 1) ? +1 : -1};
+        const MediaAccess want = S.access(from, lbn, n);
+        const MediaAccess got = S.access_batch(from, {{lbn, n}});
+        INFO(p.preset << " " << to_string(order) << " lbn " << lbn << " n " << n);
+        REQUIRE(got.positioning == want.positioning);
+        REQUIRE(got.transfer == want.transfer);
+        REQUIRE(got.repositioning == want.repositioning);
+        REQUIRE(got.runs == want.runs);
+        REQUIRE(got.rows == want.rows);
+        REQUIRE(got.tip_rows == want.tip_rows);
+        REQUIRE(got.tip_seconds == want.tip_seconds);
+        REQUIRE(got.max_active_tips == want.max_active_tips);
+        REQUIRE(got.end == want.end);
+      }
+    }
+  }
+  // Three spans at one (x, y), two of them longer than their first run: the common sweep, then
+  // span 0's rest, then span 2's rest, each as access() from where the sled is.
+  const MemsParams p = along_y(mems_g2());
+  const MemsSeek S(p);
+  const MemsLayout& L = S.layout();
+  const std::uint32_t rows = L.rows_per_column();  // 27
+  const std::vector<BatchSpan> spans = {
+      {L.lbn({0, 40, 2, 20, 3}), 10}, {L.lbn({0, 40, 2, 20, 11}), 2}, {L.lbn({0, 40, 2, 20, 19}), 7 + 30}};
+  const SledState from{0, 0, -1};
+  const MediaAccess m = S.access_batch(from, spans);
+  const Positioning first = S.position(from, L.x_nm(40), L.up_pass(20));
+  const std::uint32_t common = rows - 20;  // 7 rows: spans 0 and 2 run to the top, span 1 takes 2
+  const SledState top{L.x_nm(40), L.up_pass(rows - 1).y_end_nm, +1};
+  const MediaAccess rest0 = S.access(top, spans[0].lbn + common, 10 - common);
+  const MediaAccess rest2 = S.access(rest0.end, spans[2].lbn + common, 30);
+  CHECK(m.positioning == first.total());
+  CHECK(m.transfer == from_s(common * S.row_seconds()) + rest0.transfer + rest2.transfer);
+  CHECK(m.repositioning == rest0.total() - rest0.transfer + rest2.total() - rest2.transfer);
+  CHECK(m.runs == 1 + rest0.runs + rest2.runs);
+  CHECK(m.rows == common + rest0.rows + rest2.rows);
+  CHECK(m.tip_rows == (common + 2 + common) * 64 + rest0.tip_rows + rest2.tip_rows);
+  CHECK(m.max_active_tips == 3 * 64);
+  CHECK(m.end == rest2.end);
+  const std::vector<Sweep> sw = S.batch_sweeps(from, spans);
+  REQUIRE(sw.size() == m.runs);
+  CHECK(sw[0].rows == common);
+  CHECK(sw[0].start == SledState{L.x_nm(40), L.up_pass(20).y_servo_nm, +1});
+  CHECK(sw[0].end == top);
+  CHECK(sw[1].from == top);
+  CHECK(S.summarize(sw).total() == m.total());
+}
+
+TEST_CASE("mems: batch conflicts are refused with the reason", "[mems][batch]") {
+  const MemsParams ay = along_y(mems_g1());
+  const MemsSeek A(ay);
+  const MemsLayout& LA = A.layout();
+  const std::uint64_t r5c0 = LA.lbn({0, 300, 4, 5, 0}), r5c1 = LA.lbn({0, 300, 4, 5, 1});
+  const std::uint64_t r6c1 = LA.lbn({0, 300, 4, 6, 1});
+  const std::string s0 = "span 0 (LBN " + std::to_string(r5c0) + ")";
+  // Different row.
+  CHECK(conflict_of(A, {{r5c0, 1}, {r6c1, 1}}) == "span 1 (LBN " + std::to_string(r6c1) +
+                                                      ") starts its first sweep at physical row 6, " + s0 +
+                                                      " at physical row 5");
+  // Different cylinder.
+  const std::uint64_t other_cyl = LA.lbn({0, 301, 4, 5, 1});
+  CHECK(conflict_of(A, {{r5c0, 1}, {other_cyl, 1}}) == "span 1 (LBN " + std::to_string(other_cyl) +
+                                                           ") starts its first sweep at cylinder 301, " + s0 +
+                                                           " at cylinder 300");
+  // Same tips: the same cell twice (the same block, or another block of the same cell).
+  CHECK(conflict_of(A, {{r5c0, 3}, {r5c1, 1}, {r5c0, 1}}) ==
+        "spans 0 and 2 (LBNs " + std::to_string(r5c0) + " and " + std::to_string(r5c0) +
+            ") both use the tips of sled 0, column 4, cell 0 in physical row 5");
+  // Too many tips: the ten cells of column 4 and one cell of column 6 in the same row.
+  std::vector<BatchSpan> eleven;
+  for (std::uint32_t c = 0; c < 10; ++c) eleven.push_back({LA.lbn({0, 300, 4, 5, c}), 1});
+  CHECK(conflict_of(A, eleven) == "none");
+  eleven.push_back({LA.lbn({0, 300, 6, 5, 0}), 1});
+  CHECK(conflict_of(A, eleven) == "physical row 5 needs 704 tips, more than the 640 active tips");
+  // Several sleds move together; their tips are distinct, the active-tip limit counts them all.
+  MemsParams two = ay;
+  two.sleds = 2;
+  const MemsSeek T(two);
+  const MemsLayout& LT = T.layout();
+  CHECK(conflict_of(T, {{LT.lbn({0, 300, 4, 5, 0}), 2}, {LT.lbn({1, 300, 4, 5, 0}), 2}}) == "none");
+  std::vector<BatchSpan> both;
+  for (std::uint32_t c = 0; c < 10; ++c) both.push_back({LT.lbn({0, 300, 4, 5, c}), 1});
+  both.push_back({LT.lbn({1, 300, 4, 5, 0}), 1});
+  CHECK(conflict_of(T, both) == "physical row 5 needs 704 tips, more than the 640 active tips");
+  // Streaming: a column's neighbour is reversed, so the same physical row sweeps the other way.
+  const MemsSeek St(mems_g1());
+  const MemsLayout& LS = St.layout();
+  const std::uint64_t fwd = LS.lbn({0, 300, 4, 5, 0});
+  const std::uint64_t rev = LS.lbn({0, 300, 5, LS.physical_row(300, 5, 5), 1});  // physical row 5 of column 5
+  REQUIRE(LS.position(rev).physical_row == 5);
+  CHECK(conflict_of(St, {{fwd, 1}, {rev, 1}}) ==
+        "span 1 (LBN " + std::to_string(rev) + ") sweeps -Y, span 0 (LBN " + std::to_string(fwd) + ") sweeps +Y");
+  // Streaming, same row: 15 blocks from cell 0 fill row 5 and half of row 6; a block at cell 3 of
+  // row 5 overlaps; one at cell 3 of row 6 starts elsewhere; in another column it is fine.
+  const std::uint64_t cell3 = LS.lbn({0, 300, 4, 5, 3});
+  CHECK(conflict_of(St, {{fwd, 15}, {cell3, 1}}) ==
+        "spans 0 and 1 (LBNs " + std::to_string(fwd) + " and " + std::to_string(cell3) +
+            ") both use the tips of sled 0, column 4, cell 3 in physical row 5");
+  CHECK(conflict_of(St, {{fwd, 3}, {cell3, 7}}) == "none");  // cells 0-2 and 3-9
+  // Input errors.
+  CHECK(conflict_of(A, {}) == "the batch has no spans");
+  CHECK(conflict_of(A, {{r5c0, 1}, {r5c1, 0}}) == "span 1 (LBN " + std::to_string(r5c1) + ") has 0 blocks");
+  CHECK(conflict_of(A, {{r5c0, 1}, {LA.capacity() - 1, 2}}) ==
+        "span 1 (LBN 4399999) with 2 blocks passes the capacity of 4400000 blocks");
+  // access_batch: std::out_of_range beyond the capacity, std::invalid_argument with the reason.
+  CHECK_THROWS_AS(A.access_batch({}, {{r5c0, 1}, {LA.capacity() - 1, 2}}), std::out_of_range);
+  try {
+    A.access_batch({}, {{r5c0, 1}, {r6c1, 1}});
+    FAIL("no error");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) == "MEMS batch refused: " + conflict_of(A, {{r5c0, 1}, {r6c1, 1}}));
+  }
+  CHECK_THROWS_AS(A.access_batch({}, {}), std::invalid_argument);
 }
