@@ -1,5 +1,6 @@
 #include "firmware/mems_predictor.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -9,6 +10,48 @@ namespace drivevp {
 
 MemsPredictor::MemsPredictor(const MemsParameterPage& page)
     : params_(mems::mems_params_from_page(page)), seek_(params_, mems::seek_method_from_page(page)) {}
+
+MemsPredictor::MemsPredictor(const mems::MemsParams& params, mems::SeekMethod method)
+    : params_(params), seek_(params_, method) {}
+
+void MemsPredictor::set_command_path(const MemsCommandPath& path) {
+  if (path.read_to_command < Time{0} || path.write_to_command < Time{0})
+    throw std::invalid_argument("MEMS predictor: command path times must be >= 0");
+  path_ = path;
+}
+
+PositioningEstimate MemsPredictor::estimate(const MediaPosition& from, Time start, std::uint64_t lbn, Op op) const {
+  const MemsSledView sled = sled_of(from);
+  PositioningEstimate e;
+  e.lead = path_.to_command(op);
+  const Time accepted = std::max(start + e.lead, sled.idle_since);
+  e.positioning = startup(sled, accepted) + positioning(sled.state, lbn);
+  return e;
+}
+
+MemsIndices MemsPredictor::indices(const mems::SledState& s) const {
+  const mems::MemsLayout& L = seek_.layout();
+  const std::int64_t bit = L.bit_length_nm();
+  // x = (cylinder - cylinders/2) * bit (mems-model.md "Coordinates"): the nearest cylinder.
+  const std::int64_t half = L.cylinders() / 2;
+  std::int64_t cyl = half + (s.x_nm >= 0 ? (s.x_nm + bit / 2) / bit : -((-s.x_nm + bit / 2) / bit));
+  cyl = std::clamp<std::int64_t>(cyl, 0, std::int64_t{L.cylinders()} - 1);
+  // Physical row r spans Y bits [r * row_bits, (r + 1) * row_bits) from y_nm_of_bit(0).
+  const std::int64_t row_nm = std::int64_t{L.row_bits()} * bit;
+  const std::int64_t from0 = s.y_nm - L.y_nm_of_bit(0);
+  std::int64_t row = from0 >= 0 ? from0 / row_nm : -1;
+  row = std::clamp<std::int64_t>(row, 0, std::int64_t{L.rows_per_column()} - 1);
+  return {static_cast<std::uint32_t>(cyl), static_cast<std::uint32_t>(row)};
+}
+
+Time MemsPredictor::positioning_to(const mems::SledState& from, std::uint32_t x, std::uint32_t y) const {
+  const mems::MemsLayout& L = seek_.layout();
+  const std::int64_t x_nm = L.x_nm(x);
+  const Time up = seek_.position(from, x_nm, L.up_pass(y)).total();
+  // Rows run +Y everywhere in 002's layout; the streaming layout reverses alternate columns.
+  if (!params_.bidirectional_access || params_.layout == mems::LayoutOrder::AlongY) return up;
+  return std::min(up, seek_.position(from, x_nm, L.down_pass(y)).total());
+}
 
 std::uint32_t MemsPredictor::regions() const {
   const mems::MemsLayout& L = seek_.layout();

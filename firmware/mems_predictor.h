@@ -7,7 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 
+#include "firmware/predictor.h"
 #include "hw_models/mems/mems_params.h"
 #include "hw_models/mems/mems_seek.h"
 #include "tlm_bus/command.h"
@@ -48,15 +52,75 @@ struct MemsLocation {
   std::uint32_t region = 0;
 };
 
-class MemsPredictor {
+/// The sled's X and Y indices, as the 002 policies measure distances (mems_sched::SledPosition).
+struct MemsIndices {
+  std::uint32_t x = 0;  ///< cylinder, [0, cylinders)
+  std::uint32_t y = 0;  ///< physical row, [0, rows per column)
+};
+
+/// The firmware's command path before the device accepts a command (measured by the MEMS media
+/// driver at boot, as the disk's CommandPath): a read's access burst; a write's COUNT write, data
+/// DMA and access burst. Zero when not set.
+struct MemsCommandPath {
+  Time read_to_command{0};
+  Time write_to_command{0};
+  Time to_command(Op op) const { return op == Op::Read ? read_to_command : write_to_command; }
+};
+
+/// As a Predictor (firmware/predictor.h): the media position is the MemsSledView (position_of /
+/// sled_of: x_nm, y_nm, y direction, idle-since ps); the sweep coordinate is the X index
+/// (cylinder), [0, cylinders); estimate() gives lead = the command path to the device and
+/// positioning = startup (when the sled went inactive) + the first positioning of the block.
+class MemsPredictor final : public Predictor {
  public:
   /// Throws std::invalid_argument on a malformed page (mems::mems_params_from_page).
   explicit MemsPredictor(const MemsParameterPage& page);
+  /// From the parameters themselves (tests, benches). Throws std::invalid_argument as
+  /// MemsParams::validate.
+  explicit MemsPredictor(const mems::MemsParams& params, mems::SeekMethod method = mems::SeekMethod::Exact);
+
+  static MediaPosition position_of(const MemsSledView& v) {
+    return MediaPosition{{v.state.x_nm, v.state.y_nm, v.state.y_direction, v.idle_since.count()}};
+  }
+  static MemsSledView sled_of(const MediaPosition& p) {
+    MemsSledView v;
+    v.state = {p.words[0], p.words[1], static_cast<int>(p.words[2]) < 0 ? -1 : +1};
+    v.idle_since = Time{p.words[3]};
+    return v;
+  }
 
   const mems::MemsParams& params() const { return params_; }
   const mems::MemsSeek& seek() const { return seek_; }
-  std::uint64_t capacity_blocks() const { return seek_.layout().capacity(); }
-  Time command_overhead() const { return params_.command_overhead(); }
+  const MemsCommandPath& command_path() const { return path_; }
+  /// Each part >= 0 (std::invalid_argument otherwise).
+  void set_command_path(const MemsCommandPath& path);
+
+  // Predictor
+  std::string_view device_kind() const override { return "mems"; }
+  std::uint64_t capacity_blocks() const override { return seek_.layout().capacity(); }
+  Time command_overhead() const override { return params_.command_overhead(); }
+  std::uint32_t sweep_extent() const override { return seek_.layout().cylinders(); }
+  /// The X index (cylinder) of `lbn`. Throws std::out_of_range for lbn >= capacity_blocks().
+  std::uint32_t sweep_coordinate(std::uint64_t lbn) const override { return locate(lbn).x; }
+  /// The X index of the sled's X offset (nearest cylinder, clamped to [0, cylinders)).
+  std::uint32_t sweep_coordinate(const MediaPosition& p) const override { return indices(sled_of(p).state).x; }
+  /// lead = command_path().to_command(op); positioning = startup(sled, start + lead) +
+  /// positioning(sled, lbn). Throws std::out_of_range beyond the capacity.
+  PositioningEstimate estimate(const MediaPosition& from, Time start, std::uint64_t lbn, Op op) const override;
+
+  /// The sled's (x, y) indices: the cylinder nearest to x_nm and the physical row whose bits span
+  /// y_nm (clamped to the layout).
+  MemsIndices indices(const mems::SledState& s) const;
+  /// Positioning (no startup) from `from` to the first pass over physical row `y` of cylinder `x`
+  /// that an access there can start with: the up pass, or the shorter of the up and down passes
+  /// when the layout streams in both directions (mems-model.md "Layout"). The 002 policies'
+  /// time_position(x, y) (002 eq. (1)).
+  Time positioning_to(const mems::SledState& from, std::uint32_t x, std::uint32_t y) const;
+  /// Why the device cannot serve `spans` in one access (mems::MemsSeek::batch_conflict: first
+  /// sweeps at different positions or directions, shared or too many tips), or nullopt when it can.
+  std::optional<std::string> batch_conflict(const std::vector<mems::BatchSpan>& spans) const {
+    return seek_.batch_conflict(spans);
+  }
   /// Regions (tip groups of tip_sectors_per_block tips) in the device: sleds · columns · cells.
   std::uint32_t regions() const;
   /// Regions one access reads at once: active tips / tip sectors per block (G1 10).
@@ -79,6 +143,7 @@ class MemsPredictor {
  private:
   mems::MemsParams params_;
   mems::MemsSeek seek_;
+  MemsCommandPath path_;
 };
 
 }  // namespace drivevp

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "firmware/policies/mems/mems_policy.h"
 #include "firmware/policies/policies.h"
 #include "firmware/policy.h"
 
@@ -9,10 +10,15 @@ namespace drivevp {
 const std::vector<PolicyInfo>& policy_registry() {
   // One entry per policy: adding a policy means its own file in firmware/policies/, its
   // describe_*() declaration in firmware/policies/policies.h, and one entry here.
-  static const std::vector<PolicyInfo> registry = {
-      describe_fcfs(),  describe_sstf(),  describe_scan(), describe_look(),
-      describe_cscan(), describe_clook(), describe_sptf(), describe_aged_sptf(),
-  };
+  // The MEMS-only policies of paper 002 follow (firmware/policies/mems/mems_policy.cpp).
+  static const std::vector<PolicyInfo> registry = [] {
+    std::vector<PolicyInfo> r = {
+        describe_fcfs(),  describe_sstf(),  describe_scan(), describe_look(),
+        describe_cscan(), describe_clook(), describe_sptf(), describe_aged_sptf(),
+    };
+    for (PolicyInfo& p : describe_mems_policies()) r.push_back(std::move(p));
+    return r;
+  }();
   return registry;
 }
 

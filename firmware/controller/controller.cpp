@@ -192,9 +192,10 @@ void Controller::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   if (start <= dmi_.get_end_address() && end >= dmi_.get_start_address()) dmi_valid_ = false;
 }
 
-void Controller::dma(const Command& command, bool to_host, std::size_t bytes) {
+void Controller::dma(const Command& command, bool to_host, std::size_t bytes, std::uint64_t buffer_offset) {
   const std::uint64_t host = data_address_[command.tag % params_.queue_depth];
-  if (std::uint8_t* buffer = channel_buffer(bytes)) {
+  if (std::uint8_t* base = channel_buffer(buffer_offset + bytes)) {
+    std::uint8_t* buffer = base + buffer_offset;
     // The sector buffer is reached directly (DMI, with its latency); one bus transaction moves
     // the data between it and host memory.
     offset_ += to_host ? dmi_.get_read_latency() : dmi_.get_write_latency();
@@ -204,11 +205,11 @@ void Controller::dma(const Command& command, bool to_host, std::size_t bytes) {
   // No DMI: through a staging buffer, two transactions.
   if (staging_.size() < bytes) staging_.resize(bytes);
   if (to_host) {
-    bus_access(tlm::TLM_READ_COMMAND, amap::kChannelBuffer, staging_.data(), bytes, &command);
+    bus_access(tlm::TLM_READ_COMMAND, amap::kChannelBuffer + buffer_offset, staging_.data(), bytes, &command);
     bus_access(tlm::TLM_WRITE_COMMAND, host, staging_.data(), bytes, &command);
   } else {
     bus_access(tlm::TLM_READ_COMMAND, host, staging_.data(), bytes, &command);
-    bus_access(tlm::TLM_WRITE_COMMAND, amap::kChannelBuffer, staging_.data(), bytes, &command);
+    bus_access(tlm::TLM_WRITE_COMMAND, amap::kChannelBuffer + buffer_offset, staging_.data(), bytes, &command);
   }
 }
 

@@ -1,6 +1,7 @@
 // FCFS: serve commands in arrival order (the baseline of every paper in ../shared/papers).
 #include <deque>
 
+#include "firmware/policies/mems/mems_policy.h"
 #include "firmware/policies/policies.h"
 
 namespace drivevp {
@@ -25,7 +26,12 @@ class Fcfs final : public SchedulingPolicy {
 }  // namespace
 
 PolicyInfo describe_fcfs() {
-  return {"fcfs", "FCFS", "first come, first served (arrival order)", {}, [](const PolicyParams&, std::string_view) {
+  return {"fcfs",
+          "FCFS",
+          "first come, first served (arrival order)",
+          {},
+          [](const PolicyParams& params, std::string_view device) -> std::unique_ptr<SchedulingPolicy> {
+            if (device == "mems") return make_mems_policy("fcfs", params);
             return std::make_unique<Fcfs>();
           }};
 }

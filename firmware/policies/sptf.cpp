@@ -15,19 +15,22 @@
 // block.
 //
 // Implemented by ShortestPositioningFirst (shortest_positioning.h) with age weight 0.
+#include "firmware/policies/mems/mems_policy.h"
 #include "firmware/policies/policies.h"
 #include "firmware/policies/shortest_positioning.h"
 
 namespace drivevp {
 
 PolicyInfo describe_sptf() {
-  return {
-      "sptf",
-      "SPTF",
-      "shortest predicted access time (command path + seek + rotation) first, ties by arrival (Seltzer, "
-      "Chen & Ousterhout 1990; Worthington, Ganger & Patt 1994)",
-      {},
-      [](const PolicyParams&, std::string_view) { return std::make_unique<ShortestPositioningFirst>("SPTF", 0.0); }};
+  return {"sptf",
+          "SPTF",
+          "shortest predicted access time (command path + seek + rotation) first, ties by arrival (Seltzer, "
+          "Chen & Ousterhout 1990; Worthington, Ganger & Patt 1994)",
+          {},
+          [](const PolicyParams& params, std::string_view device) -> std::unique_ptr<SchedulingPolicy> {
+            if (device == "mems") return make_mems_policy("sptf", params);
+            return std::make_unique<ShortestPositioningFirst>("SPTF", 0.0);
+          }};
 }
 
 }  // namespace drivevp

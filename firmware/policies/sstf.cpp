@@ -7,6 +7,7 @@
 //
 // Each decision is O(log n) in the number of pending requests (CylinderQueue).
 #include "firmware/policies/cylinder_queue.h"
+#include "firmware/policies/mems/mems_policy.h"
 #include "firmware/policies/policies.h"
 
 namespace drivevp {
@@ -35,7 +36,10 @@ PolicyInfo describe_sstf() {
           "SSTF",
           "shortest seek first: nearest cylinder to the arm, ties by arrival (Denning 1967; paper 003 §1.1.2)",
           {},
-          [](const PolicyParams&, std::string_view) { return std::make_unique<Sstf>(); }};
+          [](const PolicyParams& params, std::string_view device) -> std::unique_ptr<SchedulingPolicy> {
+            if (device == "mems") return make_mems_policy("sstf", params);
+            return std::make_unique<Sstf>();
+          }};
 }
 
 }  // namespace drivevp

@@ -11,8 +11,11 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
+#include "hw_models/mems/mems_keys.h"
+#include "hw_models/mems/mems_layout.h"
 #include "testbench/scenario/default_scenario.h"  // generated from configs/default.toml
 
 namespace drivevp {
@@ -149,6 +152,73 @@ std::vector<std::string> keys_of_policies() {
   return k;
 }
 
+std::vector<std::string> device_preset_names() {
+  std::vector<std::string> names = disk_preset_names();
+  for (const std::string& m : mems::mems_preset_names()) names.push_back(m);
+  return names;
+}
+
+bool is_mems_preset(const std::string& name) {
+  const std::vector<std::string> m = mems::mems_preset_names();
+  return std::find(m.begin(), m.end(), name) != m.end();
+}
+
+/// The MEMS device's own keys ("device.<name>", hw_models/mems/mems_keys.h), and the MEMS-only
+/// device.seek_method.
+const ParamKey<mems::MemsParams>* find_mems_key(std::string_view dotted) {
+  if (dotted.rfind("device.", 0) != 0) return nullptr;
+  const std::string_view name = dotted.substr(7);
+  for (const ParamKey<mems::MemsParams>& k : mems::mems_param_keys())
+    if (k.name == name) return &k;
+  return nullptr;
+}
+constexpr const char* kMemsSeekMethodKey = "device.seek_method";
+
+/// Reads a declared key's value (hw_models/param_keys.h) with its type and range; throws Invalid.
+template <class P>
+KeyValue read_declared(const toml::node& n, const ParamKey<P>& k) {
+  KeyValue v;
+  switch (k.type) {
+    case KeyType::Integer:
+      v.number = static_cast<double>(get_int(n, static_cast<std::int64_t>(k.min), static_cast<std::int64_t>(k.max)));
+      break;
+    case KeyType::Number:
+      v.number = get_float(n, k.min, k.max, k.min_open);
+      break;
+    case KeyType::Boolean:
+      v.number = get_bool(n) ? 1 : 0;
+      break;
+    case KeyType::Enum:
+      v.text = get_choice(n, k.choices);
+      break;
+    case KeyType::List: {
+      const toml::array* a = n.as_array();
+      const std::string expected =
+          fmt::format("an array of {} to {} numbers in [{}, {}]", k.min_items, k.max_items, k.min, k.max);
+      if (!a || a->size() < k.min_items || a->size() > k.max_items) throw Invalid{expected, describe_toml_value(n)};
+      for (const toml::node& e : *a) v.list.push_back(get_float(e, k.min, k.max));
+      break;
+    }
+  }
+  return v;
+}
+
+std::string declared_type(KeyType t) {
+  switch (t) {
+    case KeyType::Integer:
+      return "integer";
+    case KeyType::Number:
+      return "number";
+    case KeyType::Boolean:
+      return "boolean";
+    case KeyType::Enum:
+      return "string";
+    case KeyType::List:
+      return "array";
+  }
+  return "?";
+}
+
 void rebuild_single_zone(DiskParams& d, std::uint32_t spt) { d.zones = {Zone{0, d.cylinders, spt}}; }
 
 std::vector<KeySpec> build_schema() {
@@ -158,8 +228,18 @@ std::vector<KeySpec> build_schema() {
     s.push_back({std::move(key), std::move(type), std::move(allowed), std::move(desc), std::move(apply)});
   };
   // [device] — preset first, then overrides (keys equal DiskParams members).
-  add("device.preset", "string", one_of_text(disk_preset_names()), "device preset (hw_models/disk/disk_params.h)",
-      [](const toml::node& n, Scenario& sc) { sc.device = disk_preset(get_choice(n, disk_preset_names())); });
+  add("device.preset", "string", one_of_text(device_preset_names()),
+      "device preset: a disk (hw_models/disk/disk_params.h) or a MEMS device (hw_models/mems/mems_params.h)",
+      [](const toml::node& n, Scenario& sc) {
+        const std::string name = get_choice(n, device_preset_names());
+        if (is_mems_preset(name)) {
+          sc.device_kind = "mems";
+          sc.mems = mems::mems_preset(name);
+        } else {
+          sc.device_kind = "disk";
+          sc.device = disk_preset(name);
+        }
+      });
   add("device.cylinders", "integer", "[1, 10000000]", "cylinders (single-zone presets keep one zone)",
       [](const toml::node& n, Scenario& sc) {
         sc.device.cylinders = static_cast<std::uint32_t>(get_int(n, 1, 10'000'000));
@@ -573,9 +653,40 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
     return v ? *v : std::string();
   }();
   const PolicyInfo* policy_info = find_policy(policy_key);
+  // The device kind decides which device.* keys exist: a disk's (the schema) or a MEMS device's
+  // (declared in hw_models/mems/mems_keys.cpp).
+  const auto preset_entry = entries.find("device.preset");
+  const std::string preset_name = [&] {
+    if (preset_entry == entries.end()) return std::string("hp97560");
+    const auto v = preset_entry->second.node->value_exact<std::string>();
+    return v ? *v : std::string();
+  }();
+  const bool mems_device = is_mems_preset(preset_name);
+  auto mems_keys_text = [] {
+    std::string s = "device.preset, " + std::string(kMemsSeekMethodKey);
+    for (const auto& k : mems::mems_param_keys()) s += ", device." + k.name;
+    return s;
+  };
   for (const auto& [key, e] : entries) {
     const bool known =
         std::any_of(schema().begin(), schema().end(), [&wanted = key](const KeySpec& k) { return k.key == wanted; });
+    if (key.rfind("device.", 0) == 0 && key != "device.preset") {
+      const bool mems_key = find_mems_key(key) != nullptr || key == kMemsSeekMethodKey;
+      if (mems_device) {
+        if (mems_key) continue;
+        if (known)
+          throw ConfigError(
+              fmt::format("{}: {} applies only to a disk; device.preset '{}' is a MEMS device (its keys: {})", e.where,
+                          clip(key), preset_name, mems_keys_text()));
+        throw ConfigError(fmt::format("{}: unknown key '{}'; a MEMS device (device.preset '{}') accepts: {}", e.where,
+                                      clip(key), preset_name, mems_keys_text()));
+      }
+      if (mems_key && !known)
+        throw ConfigError(
+            fmt::format("{}: {} applies only to a MEMS device (device.preset one of {}); device.preset "
+                        "'{}' is a disk",
+                        e.where, clip(key), fmt::join(mems::mems_preset_names(), ", "), preset_name));
+    }
     if (known) continue;
     if (key.rfind("firmware.", 0) == 0 && policy_info) {
       const std::string param = key.substr(9);
@@ -598,12 +709,38 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
   for (const KeySpec& k : schema()) {
     auto it = entries.find(k.key);
     if (it == entries.end()) continue;
+    if (mems_device && k.key.rfind("device.", 0) == 0 && k.key != "device.preset") continue;  // refused above
     try {
       k.apply(*it->second.node, sc);
     } catch (const Invalid& inv) {
       throw ConfigError(fmt::format("{}: {}: expected {}, found {}", it->second.where, k.key, inv.expected, inv.found));
     } catch (const std::invalid_argument& ex) {
       throw ConfigError(fmt::format("{}: {}: {}", it->second.where, k.key, ex.what()));
+    }
+  }
+  // The MEMS device's own keys, in their declaration order.
+  if (mems_device) {
+    for (const ParamKey<mems::MemsParams>& k : mems::mems_param_keys()) {
+      auto it = entries.find("device." + k.name);
+      if (it == entries.end()) continue;
+      try {
+        k.set(sc.mems, read_declared(*it->second.node, k));
+      } catch (const Invalid& inv) {
+        throw ConfigError(
+            fmt::format("{}: device.{}: expected {}, found {}", it->second.where, k.name, inv.expected, inv.found));
+      } catch (const std::invalid_argument& ex) {
+        throw ConfigError(fmt::format("{}: device.{}: {}", it->second.where, k.name, ex.what()));
+      }
+    }
+    if (auto it = entries.find(kMemsSeekMethodKey); it != entries.end()) {
+      try {
+        sc.mems_seek_method = get_choice(*it->second.node, {"exact", "disksim"}) == "exact"
+                                  ? mems::SeekMethod::Exact
+                                  : mems::SeekMethod::DiskSimChunks;
+      } catch (const Invalid& inv) {
+        throw ConfigError(fmt::format("{}: {}: expected {}, found {}", it->second.where, kMemsSeekMethodKey,
+                                      inv.expected, inv.found));
+      }
     }
   }
   // Policy parameters.
@@ -638,16 +775,40 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
     return it == entries.end() ? file : it->second.where;
   };
   try {
-    sc.device.validate();
+    if (sc.device_kind == "mems")
+      sc.mems.validate();
+    else
+      sc.device.validate();
   } catch (const std::invalid_argument& ex) {
     throw ConfigError(fmt::format("{}: {}", file, ex.what()));
+  }
+  if (policy_info && !policy_info->applies_to(sc.device_kind)) {
+    std::vector<std::string> fit;
+    for (const PolicyInfo& p : policy_registry())
+      if (p.applies_to(sc.device_kind)) fit.push_back(p.key);
+    throw ConfigError(fmt::format(
+        "{}: firmware.policy: policy '{}' ({}) does not apply to a {} device (device.preset '{}'); expected one of {}",
+        where("firmware.policy"), policy_info->key, policy_info->paper_name, sc.device_kind, preset_name,
+        fmt::join(fit, ", ")));
+  }
+  if (sc.device_kind == "mems") {
+    // The zone policies' zones must fit the device's grid (cylinders x rows per column).
+    const mems::MemsLayout layout(sc.mems);
+    for (const auto& [name, limit] : {std::pair<std::string, std::uint32_t>{"zones_x", layout.cylinders()},
+                                      std::pair<std::string, std::uint32_t>{"zones_y", layout.rows_per_column()}}) {
+      auto it = sc.policy_params.find(name);
+      if (it != sc.policy_params.end() && (it->second > limit || it->second != std::floor(it->second)))
+        throw ConfigError(fmt::format(
+            "{}: firmware.{}: expected an integer in [1, {}] ({} of device '{}'), found {}", where("firmware." + name),
+            name, limit, name == "zones_x" ? "the cylinders" : "the rows per column", preset_name, it->second));
+    }
   }
   if (sc.host.closed_loop && sc.host.outstanding > sc.controller.queue_depth)
     throw ConfigError(fmt::format("{}: workload.outstanding: expected at most firmware.queue_depth ({}), found {}",
                                   where("workload.outstanding"), sc.controller.queue_depth, sc.host.outstanding));
   if (sc.tracing && sc.trace_stop > Time{0} && sc.trace_stop <= sc.trace_start)
     throw ConfigError(fmt::format("{}: trace.stop: expected a time after trace.start, or 0", where("trace.stop")));
-  const std::uint64_t capacity = sc.device.geometry().capacity_blocks();
+  const std::uint64_t capacity = sc.capacity_blocks();
   if (sc.workload_kind == Scenario::WorkloadKind::Synthetic) {
     if (sc.requests == 0)
       throw ConfigError(fmt::format("{}: run.requests: expected an integer >= 1 for a synthetic workload, found 0",
@@ -702,17 +863,31 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
     sc.trace.capacity_blocks = capacity;
   }
   try {
-    (void)make_policy(sc.policy, sc.policy_params);
+    (void)make_policy(sc.policy, sc.policy_params, sc.device_kind);
   } catch (const std::invalid_argument& ex) {
     throw ConfigError(fmt::format("{}: firmware: {}", file, ex.what()));
   }
   return sc;
 }
 
+std::uint64_t Scenario::capacity_blocks() const {
+  return device_kind == "mems" ? mems::MemsLayout(mems).capacity() : device.geometry().capacity_blocks();
+}
+
 std::string describe_scenario_keys() {
   std::string out;
   for (const KeySpec& k : schema())
     out += fmt::format("{:<38} {:<10} {}\n{:<49} {}\n", k.key, k.type, k.allowed, "", k.description);
+  const mems::MemsParams g1 = mems::mems_g1();
+  out += fmt::format("{:<38} {:<10} {}\n{:<49} {}\n", kMemsSeekMethodKey, "string", "one of exact, disksim", "",
+                     "MEMS: seek integration (exact spring motion, or DiskSim 4.0's chunked scheme; default exact)");
+  for (const ParamKey<mems::MemsParams>& k : mems::mems_param_keys()) {
+    const std::string range = k.type == KeyType::Boolean
+                                  ? "true or false"
+                                  : fmt::format("{}{}, {}] {}", k.min_open ? "(" : "[", k.min, k.max, k.unit);
+    out += fmt::format("{:<38} {:<10} {} (MEMS, mems_g1 {})\n{:<49} {}\n", "device." + k.name, declared_type(k.type),
+                       range, k.show(g1), "", k.description);
+  }
   for (const PolicyInfo& p : policy_registry())
     for (const PolicyParameter& q : p.params)
       out += fmt::format("{:<38} {:<10} [{}, {}] (policy {}, default {})\n{:<49} {}\n", "firmware." + q.name, "number",

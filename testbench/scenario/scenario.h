@@ -13,6 +13,8 @@
 #include "firmware/controller/controller.h"
 #include "firmware/policy.h"
 #include "hw_models/disk/disk_params.h"
+#include "hw_models/mems/mems_params.h"
+#include "hw_models/mems/mems_seek.h"
 #include "testbench/sim/host.h"
 #include "testbench/trace/trace_reader.h"
 #include "testbench/workload/synthetic.h"
@@ -33,7 +35,14 @@ struct Scenario {
   std::string source;    ///< file name, or "<default scenario>"
   std::string base_dir;  ///< directory relative paths in the scenario resolve against
 
+  /// The device kind device.preset selects: "disk" (`device` holds its parameters) or "mems"
+  /// (`mems` and `mems_seek_method`).
+  std::string device_kind = "disk";
   DiskParams device;
+  mems::MemsParams mems = mems::mems_g1();
+  mems::SeekMethod mems_seek_method = mems::SeekMethod::Exact;
+  /// Blocks the device holds.
+  std::uint64_t capacity_blocks() const;
   std::string policy = "sptf";
   PolicyParams policy_params;
   ControllerParams controller;

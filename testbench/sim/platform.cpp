@@ -19,26 +19,58 @@ namespace drivevp {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+std::unique_ptr<DiskDrive> make_disk(const Scenario& sc, Tracer* tracer) {
+  return sc.device_kind == "disk" ? std::make_unique<DiskDrive>("drive", sc.device, tracer) : nullptr;
+}
+std::unique_ptr<MemsDevice> make_mems(const Scenario& sc, [[maybe_unused]] Tracer* tracer) {
+  return sc.device_kind == "mems" ? std::make_unique<MemsDevice>("mems", sc.mems, sc.mems_seek_method) : nullptr;
+}
+MediaDriverFactory media_driver(const std::unique_ptr<DiskDrive>& disk, const std::unique_ptr<MemsDevice>& mems) {
+  if (disk) return DiskMediaDriver::factory(disk->actuator.seek_done_irq, disk->channel.transfer_done_irq);
+  return MemsMediaDriver::factory(mems->done_irq);
+}
+
+}  // namespace
+
 Platform::Platform(const Scenario& sc, WorkloadSource& source, RequestSink sink, Tracer* tracer,
                    std::unique_ptr<SchedulingPolicy> policy)
     : bus("bus", RouterParams{}),
-      drive("drive", sc.device, tracer),
-      firmware("firmware", sc.controller, policy ? std::move(policy) : make_policy(sc.policy, sc.policy_params),
-               DiskMediaDriver::factory(drive.actuator.seek_done_irq, drive.channel.transfer_done_irq), tracer),
+      drive(make_disk(sc, tracer)),
+      mems(make_mems(sc, tracer)),
+      firmware("firmware", sc.controller,
+               policy ? std::move(policy) : make_policy(sc.policy, sc.policy_params, sc.device_kind),
+               media_driver(drive, mems), tracer),
       host("host", sc.host, sc.controller.queue_depth, source, std::move(sink), firmware.completion_irq, tracer) {
-  drive.channel.store().set_mode(sc.store_payload     ? BackingStore::Mode::Payload
-                                 : sc.host.check_data ? BackingStore::Mode::Compact
-                                                      : BackingStore::Mode::Discard);
+  store().set_mode(sc.store_payload     ? BackingStore::Mode::Payload
+                   : sc.host.check_data ? BackingStore::Mode::Compact
+                                        : BackingStore::Mode::Discard);
   // Initiators: 0 = host, 1 = firmware.
   host.bus.bind(bus.target_socket);
   firmware.bus.bind(bus.target_socket);
   // Targets, in port order.
   bus.initiator_socket.bind(firmware.host_socket);
-  bus.initiator_socket.bind(drive.spindle.socket);
-  bus.initiator_socket.bind(drive.actuator.socket);
-  bus.initiator_socket.bind(drive.channel.socket);
-  bus.initiator_socket.bind(drive.param_socket);
-  bus.initiator_socket.bind(drive.channel.buffer_socket);
+  if (tracer) {
+    tracer->add(TraceGroup::Bus, bus.accesses, "bus.accesses", WaveFormat::Decimal, 64);
+    tracer->add(TraceGroup::Bus, bus.last_address, "bus.last_address", WaveFormat::Hex, 64);
+    tracer->add(TraceGroup::Bus, bus.last_was_write, "bus.last_was_write", WaveFormat::Binary, 1);
+  }
+  if (drive)
+    bind_disk(tracer);
+  else
+    bind_mems(tracer);
+  if (tracer)
+    tracer->add(TraceGroup::Bus, firmware.completion_irq.level(), "bus.irq.completion", WaveFormat::Binary, 1);
+}
+
+void Platform::bind_disk(Tracer* tracer) {
+  DiskDrive& d = *drive;
+  bus.initiator_socket.bind(d.spindle.socket);
+  bus.initiator_socket.bind(d.actuator.socket);
+  bus.initiator_socket.bind(d.channel.socket);
+  bus.initiator_socket.bind(d.param_socket);
+  bus.initiator_socket.bind(d.channel.buffer_socket);
   bus.initiator_socket.bind(host.memory);
   bus.map(amap::kHostIf, amap::kHostIfSize, 0, "firmware.host_if");
   bus.map(amap::kSpindle, amap::kRegWindow, 1, "drive.spindle");
@@ -48,14 +80,23 @@ Platform::Platform(const Scenario& sc, WorkloadSource& source, RequestSink sink,
   bus.map(amap::kChannelBuffer, amap::kChannelBufferSize, 5, "drive.channel.buffer");
   bus.map(amap::kHostMem, amap::kHostMemSize, 6, "host.memory");
   if (tracer) {
-    tracer->add(TraceGroup::Bus, bus.accesses, "bus.accesses", WaveFormat::Decimal, 64);
-    tracer->add(TraceGroup::Bus, bus.last_address, "bus.last_address", WaveFormat::Hex, 64);
-    tracer->add(TraceGroup::Bus, bus.last_was_write, "bus.last_was_write", WaveFormat::Binary, 1);
-    tracer->add(TraceGroup::Bus, drive.actuator.seek_done_irq.level(), "bus.irq.seek_done", WaveFormat::Binary, 1);
-    tracer->add(TraceGroup::Bus, drive.channel.transfer_done_irq.level(), "bus.irq.transfer_done", WaveFormat::Binary,
-                1);
-    tracer->add(TraceGroup::Bus, firmware.completion_irq.level(), "bus.irq.completion", WaveFormat::Binary, 1);
+    tracer->add(TraceGroup::Bus, d.actuator.seek_done_irq.level(), "bus.irq.seek_done", WaveFormat::Binary, 1);
+    tracer->add(TraceGroup::Bus, d.channel.transfer_done_irq.level(), "bus.irq.transfer_done", WaveFormat::Binary, 1);
   }
+}
+
+void Platform::bind_mems(Tracer* tracer) {
+  MemsDevice& m = *mems;
+  bus.initiator_socket.bind(m.socket);
+  bus.initiator_socket.bind(m.param_socket);
+  bus.initiator_socket.bind(m.buffer_socket);
+  bus.initiator_socket.bind(host.memory);
+  bus.map(amap::kHostIf, amap::kHostIfSize, 0, "firmware.host_if");
+  bus.map(amap::kMems, amap::kRegWindow, 1, "mems");
+  bus.map(amap::kParamPage, amap::kParamPageSize, 2, "mems.param_page");
+  bus.map(amap::kChannelBuffer, amap::kChannelBufferSize, 3, "mems.buffer");
+  bus.map(amap::kHostMem, amap::kHostMemSize, 4, "host.memory");
+  if (tracer) tracer->add(TraceGroup::Bus, m.done_irq.level(), "bus.irq.mems_done", WaveFormat::Binary, 1);
 }
 
 namespace {
@@ -162,11 +203,23 @@ std::string plot_script() {
 nlohmann::json scenario_json(const Scenario& sc, const std::string& workload) {
   nlohmann::json j;
   j["source"] = sc.source;
-  j["device"] = {{"preset", sc.device.preset},
-                 {"cylinders", sc.device.cylinders},
-                 {"heads", sc.device.heads},
-                 {"rpm", sc.device.rpm},
-                 {"capacity_blocks", sc.device.geometry().capacity_blocks()}};
+  if (sc.device_kind == "mems") {
+    const mems::MemsLayout layout(sc.mems);
+    j["device"] = {{"preset", sc.mems.preset},
+                   {"kind", "mems"},
+                   {"cylinders", layout.cylinders()},
+                   {"rows_per_column", layout.rows_per_column()},
+                   {"columns_per_cylinder", layout.columns_per_cylinder()},
+                   {"cells_per_row", layout.cells_per_row()},
+                   {"sleds", layout.sleds()},
+                   {"capacity_blocks", layout.capacity()}};
+  } else {
+    j["device"] = {{"preset", sc.device.preset},
+                   {"cylinders", sc.device.cylinders},
+                   {"heads", sc.device.heads},
+                   {"rpm", sc.device.rpm},
+                   {"capacity_blocks", sc.device.geometry().capacity_blocks()}};
+  }
   j["firmware"] = {{"policy", sc.policy}, {"queue_depth", sc.controller.queue_depth}};
   for (const auto& [k, v] : sc.policy_params) j["firmware"][k] = v;
   j["workload"] = workload;
@@ -174,6 +227,23 @@ nlohmann::json scenario_json(const Scenario& sc, const std::string& workload) {
   j["seed"] = sc.seed;
   j["warmup_requests"] = sc.warmup_requests;
   return j;
+}
+
+/// summary.json "energy" of a MEMS run (mems::EnergyMeter up to the end of the simulation).
+nlohmann::json mems_energy_json(MemsDevice& device, Time end, std::uint64_t completed) {
+  const mems::EnergyMeter m = device.energy_at(end);
+  using S = mems::SledPowerState;
+  nlohmann::json e;
+  e["total_joules"] = m.joules();
+  e["per_request_joules"] = completed ? m.joules() / static_cast<double>(completed) : 0.0;
+  e["tip_joules"] = m.tip_joules();
+  e["sled_joules"] = {
+      {"active", m.joules_in(S::Active)}, {"idle", m.joules_in(S::Idle)}, {"inactive", m.joules_in(S::Inactive)}};
+  e["time_ms"] = {{"active", to_ms(m.time_in(S::Active))},
+                  {"idle", to_ms(m.time_in(S::Idle))},
+                  {"inactive", to_ms(m.time_in(S::Inactive))}};
+  e["startups"] = m.startups();
+  return e;
 }
 
 }  // namespace
@@ -254,6 +324,7 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   const SaturationReport saturation = monitor.saturation().report(sc.host.closed_loop);
   j["saturation"] = saturation.to_json();
   result.saturation_warning = saturation.warning(sc.workload_kind == Scenario::WorkloadKind::Trace);
+  if (platform.mems) j["energy"] = mems_energy_json(*platform.mems, end, platform.host.completed());
   auto violations = [](const Violations& v) {
     return nlohmann::json{{"violations", v.count()}, {"first", v.messages()}};
   };
@@ -264,7 +335,7 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   result.checks_passed = conservation.violations().count() == 0 &&
                          platform.host.integrity().violations().count() == 0 && platform.host.media_errors() == 0;
   j["checks"]["passed"] = result.checks_passed;
-  const BackingStore& store = platform.drive.channel.store();
+  const BackingStore& store = platform.store();
   const BackingStore::Footprint fp = store.footprint();
   j["memory"] = {{"media_store",
                   {{"mode", to_string(store.mode())},

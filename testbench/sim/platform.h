@@ -9,7 +9,9 @@
 
 #include "firmware/controller/controller.h"
 #include "firmware/controller/disk_driver.h"
+#include "firmware/controller/mems_driver.h"
 #include "hw_models/disk/disk_drive.h"
+#include "hw_models/mems/sc/mems_device.h"
 #include "testbench/scenario/scenario.h"
 #include "testbench/sim/host.h"
 #include "testbench/sim/monitor.h"
@@ -18,8 +20,12 @@
 
 namespace drivevp {
 
-/// The drive platform: host -> bus -> controller firmware -> bus -> disk hardware.
-/// Module names give the waveform hierarchy: host, bus, firmware, drive.{spindle,actuator,channel}.
+/// The drive platform: host -> bus -> controller firmware -> bus -> device hardware. The device
+/// factory builds the device scenario.device_kind names (device.preset): a disk (DiskDrive, with
+/// the firmware's DiskMediaDriver) or a MEMS device (MemsDevice, with MemsMediaDriver), each mapped
+/// at its register blocks (docs/registers.md "Address map").
+/// Module names give the waveform hierarchy: host, bus, firmware, drive.{spindle,actuator,channel}
+/// or mems.
 class Platform {
  public:
   /// Elaborates the platform. `tracer` may be null (tracing off). `policy`, when given, replaces
@@ -28,11 +34,18 @@ class Platform {
            std::unique_ptr<SchedulingPolicy> policy = nullptr);
 
   Router bus;
-  DiskDrive drive;
+  std::unique_ptr<DiskDrive> drive;  ///< the disk, when the device is a disk (else null)
+  std::unique_ptr<MemsDevice> mems;  ///< the MEMS device, when the device is MEMS (else null)
   Controller firmware;
   Host host;
 
+  /// The device's media store.
+  BackingStore& store() { return drive ? drive->channel.store() : mems->store(); }
+
  private:
+  void bind_disk(Tracer* tracer);
+  void bind_mems(Tracer* tracer);
+
   Traced<bool> seek_irq_, transfer_irq_, completion_irq_;
   Traced<std::uint64_t> bus_accesses_;
 };

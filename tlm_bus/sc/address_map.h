@@ -13,6 +13,7 @@ inline constexpr std::uint64_t kHostIfSize = 0x1000;
 inline constexpr std::uint64_t kSpindle = 0x1000'0000;
 inline constexpr std::uint64_t kActuator = 0x1000'1000;
 inline constexpr std::uint64_t kChannel = 0x1000'2000;
+inline constexpr std::uint64_t kMems = 0x1000'3000;  ///< MEMS device registers (mems_regs), when the device is MEMS
 inline constexpr std::uint64_t kParamPage = 0x1000'4000;  ///< read-only parameter page
 inline constexpr std::uint64_t kRegWindow = 0x1000;
 inline constexpr std::uint64_t kParamPageSize = 0x4000;

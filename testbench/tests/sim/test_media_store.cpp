@@ -174,7 +174,7 @@ void corrupted_blocks_are_reported(bool store_payload) {
   std::vector<RequestRecord> done;
   Platform platform(
       sc, source, [&done](const RequestRecord& r) { done.push_back(r); }, nullptr);
-  BackingStore& media = platform.drive.channel.store();
+  BackingStore& media = platform.store();
   REQUIRE(media.mode() == (store_payload ? BackingStore::Mode::Payload : BackingStore::Mode::Compact));
   auto put = [&media](std::uint64_t lbn, std::uint64_t word, int flip_byte = -1) {
     std::vector<std::uint8_t> block(kBlockBytes);

@@ -1,0 +1,148 @@
+#include "firmware/policies/mems/mems_policy.h"
+
+#include <stdexcept>
+#include <unordered_map>
+
+#include "firmware/mems_predictor.h"
+#include "firmware/policies/mems/queue.h"
+
+namespace drivevp {
+
+namespace {
+
+/// The zones of 002 §4 ("we used 25×3 zones for each region"), as policy parameters.
+std::vector<PolicyParameter> zone_params() {
+  return {{"zones_x", 25, 1, 100000, "zones", "zones per region along X (002 §4: 25; at most the device's cylinders)"},
+          {"zones_y", 3, 1, 100000, "zones", "zones per region along Y (002 §4: 3; at most the rows per column)"}};
+}
+
+/// Adapts one mems_sched::Queue. The queue is built at the first command, from the MEMS
+/// predictor the context carries (the device's geometry is known only after boot).
+class MemsQueuePolicy final : public SchedulingPolicy {
+ public:
+  MemsQueuePolicy(std::string key, const PolicyParams& params) : key_(std::move(key)) {
+    auto get = [&](const char* name) {
+      auto it = params.find(name);
+      return it == params.end() ? 1u : static_cast<std::uint32_t>(it->second);
+    };
+    zones_x_ = get("zones_x");
+    zones_y_ = get("zones_y");
+    // A queue over a one-position grid: validates the key and names the policy until boot.
+    mems_sched::Geometry g;
+    g.zones_x = 1;
+    g.zones_y = 1;
+    queue_ = mems_sched::make_queue(key_, g);
+    name_ = std::string(queue_->name());
+  }
+
+  std::string_view name() const override { return name_; }
+
+  void enqueue(const Command& c, const SchedulingContext& ctx) override {
+    const MemsPredictor& p = mems(ctx);
+    const MemsLocation loc = p.locate(c.lbn);
+    mems_sched::Request r;
+    r.id = c.id;
+    r.arrival = c.arrival;
+    r.x = loc.x;
+    r.y = loc.y;
+    r.region = loc.region;
+    r.op = c.op;
+    queue_->enqueue(r);
+    commands_[c.id] = c;
+  }
+
+  Decision next(const SchedulingContext& ctx) override {
+    if (commands_.empty()) return Decision::idle();
+    const MemsPredictor& p = mems(ctx);
+    const MemsSledView sled = MemsPredictor::sled_of(ctx.position);
+    const MemsIndices at = p.indices(sled.state);
+    const mems_sched::Batch batch = queue_->choose(
+        ctx.now, [&](std::uint32_t x, std::uint32_t y) { return p.positioning_to(sled.state, x, y); },
+        mems_sched::SledPosition{at.x, at.y});
+    // The device serves the batch in one access only when the first sweeps share the position
+    // and direction and the tips fit (MemsPredictor::batch_conflict): keep the requests, oldest
+    // first, that fit with those kept; the others go back to the queue.
+    std::vector<mems::BatchSpan> spans;
+    std::vector<Command> more;
+    Command first{};
+    for (std::size_t i = 0; i < batch.requests.size(); ++i) {
+      const mems_sched::Request& r = batch.requests[i];
+      const Command c = commands_.at(r.id);
+      spans.push_back({c.lbn, c.blocks});
+      if (i > 0 && p.batch_conflict(spans)) {
+        spans.pop_back();
+        queue_->enqueue(r);
+        continue;
+      }
+      commands_.erase(r.id);
+      if (i == 0)
+        first = c;
+      else
+        more.push_back(c);
+    }
+    const Time predicted = p.estimate(ctx.position, ctx.now, first.lbn, first.op).positioning;
+    return Decision::serve_batch(first, std::move(more), predicted);
+  }
+
+  std::size_t pending() const override { return commands_.size(); }
+
+ private:
+  const MemsPredictor& mems(const SchedulingContext& ctx) {
+    const auto* p = dynamic_cast<const MemsPredictor*>(ctx.predictor);
+    if (!p)
+      throw std::logic_error("policy '" + key_ + "' (" + name_ + ") needs a MEMS device; the predictor is a " +
+                             std::string(ctx.predictor ? ctx.predictor->device_kind() : "missing") + " predictor");
+    if (p != booted_) {
+      const mems::MemsLayout& L = p->seek().layout();
+      mems_sched::Geometry g;
+      g.x_positions = L.cylinders();
+      g.y_positions = L.rows_per_column();
+      g.max_regions_per_access = p->regions_per_access();
+      g.zones_x = zones_x_;
+      g.zones_y = zones_y_;
+      if (!commands_.empty()) throw std::logic_error("MEMS policy: the predictor changed with commands queued");
+      queue_ = mems_sched::make_queue(key_, g);
+      booted_ = p;
+    }
+    return *p;
+  }
+
+  std::string key_;
+  std::string name_;
+  std::uint32_t zones_x_ = 1, zones_y_ = 1;
+  std::unique_ptr<mems_sched::Queue> queue_;
+  const MemsPredictor* booted_ = nullptr;
+  std::unordered_map<std::uint64_t, Command> commands_;  ///< queued, by id
+};
+
+}  // namespace
+
+std::unique_ptr<SchedulingPolicy> make_mems_policy(std::string_view key, const PolicyParams& params) {
+  return std::make_unique<MemsQueuePolicy>(std::string(key), params);
+}
+
+std::vector<PolicyInfo> describe_mems_policies() {
+  auto entry = [](std::string key, std::string paper, std::string description, std::vector<PolicyParameter> params) {
+    PolicyInfo p;
+    p.key = key;
+    p.paper_name = std::move(paper);
+    p.description = std::move(description);
+    p.params = std::move(params);
+    p.make = [key](const PolicyParams& values, std::string_view) { return make_mems_policy(key, values); };
+    p.devices = {"mems"};
+    return p;
+  };
+  return {
+      entry("psptf", "P-SPTF",
+            "parallelism-aware SPTF: the (x, y) with the largest N(x, y) / positioning time (002 eq. (2), §3.1)", {}),
+      entry("pasptf", "PA-SPTF",
+            "P-SPTF with aging: the (x, y) with the largest summed waiting time / positioning time (002 eq. (3), "
+            "§3.1)",
+            {}),
+      entry("zsptf", "ZSPTF", "zones in C-SCAN order, SPTF inside a zone (002 §2.2; Hong et al.)", zone_params()),
+      entry("zscan_psptf", "ZSCAN-PSPTF", "zones in SCAN order, P-SPTF inside a zone (002 §3.2)", zone_params()),
+      entry("zpsptf", "ZPSPTF", "P-SPTF over zones and inside a zone (002 §3.2)", zone_params()),
+  };
+}
+
+}  // namespace drivevp
