@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <limits>
+#include <string>
 
 #include "hw_models/mems/mems_page.h"
 #include "tlm_bus/copy_bytes.h"
@@ -50,10 +52,7 @@ MemsDevice::MemsDevice(sc_core::sc_module_name name, const mems::MemsParams& par
       "COUNT", r::kCount, 4, [this, u64] { return u64(count_); },
       [this](std::uint64_t v, tlm::tlm_generic_payload&) {
         count_ = static_cast<std::uint32_t>(v);
-        if (buffer_.bytes.size() < std::uint64_t{count_} * kBlockBytes) {
-          buffer_.bytes.resize(std::uint64_t{count_} * kBlockBytes);
-          buffer_socket->invalidate_direct_mem_ptr(0, ~std::uint64_t{0});  // the buffer moved
-        }
+        grow_buffer(count_);
       });
   regs_.add("COMMAND", r::kCommand, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload&) {
     command(static_cast<std::uint32_t>(v), regs_.access_delay());
@@ -95,6 +94,48 @@ MemsDevice::MemsDevice(sc_core::sc_module_name name, const mems::MemsParams& par
   target_reg("TARGET_COLUMN", r::kTargetColumn, &mems_regs::TargetBurst::column);
   target_reg("TARGET_ROW", r::kTargetRow, &mems_regs::TargetBurst::row);
   target_reg("TARGET_CELL", r::kTargetCell, &mems_regs::TargetBurst::cell);
+  regs_.add(
+      "BATCH_COUNT", r::kBatchCount, 4, [this, u64] { return u64(batch_count_); },
+      [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+        batch_count_ = static_cast<std::uint32_t>(v);
+        grow_buffer_for_batch();
+      });
+  for (std::uint32_t i = 0; i < r::kMaxBatch; ++i) {
+    const std::uint64_t at = r::kBatchTable + std::uint64_t{i} * sizeof(mems_regs::BatchEntry);
+    const std::string n = "BATCH" + std::to_string(i);
+    mems_regs::BatchEntry& e = batch_[i];
+    regs_.add(
+        n + "_LBN", at + offsetof(mems_regs::BatchEntry, lbn), 8, [&e] { return e.lbn; },
+        [&e](std::uint64_t v, tlm::tlm_generic_payload&) { e.lbn = v; });
+    regs_.add(
+        n + "_COUNT", at + offsetof(mems_regs::BatchEntry, count), 4, [&e] { return std::uint64_t{e.count}; },
+        [this, &e](std::uint64_t v, tlm::tlm_generic_payload&) {
+          e.count = static_cast<std::uint32_t>(v);
+          grow_buffer_for_batch();
+        });
+    regs_.add(
+        n + "_OP", at + offsetof(mems_regs::BatchEntry, op), 4, [&e] { return std::uint64_t{e.op}; },
+        [&e](std::uint64_t v, tlm::tlm_generic_payload&) { e.op = static_cast<std::uint32_t>(v); });
+  }
+}
+
+void MemsDevice::grow_buffer(std::uint64_t blocks) {
+  if (buffer_.bytes.size() < blocks * kBlockBytes) {
+    buffer_.bytes.resize(blocks * kBlockBytes);
+    buffer_socket->invalidate_direct_mem_ptr(0, ~std::uint64_t{0});  // the buffer moved
+  }
+}
+
+std::uint64_t MemsDevice::batch_blocks() const {
+  std::uint64_t sum = 0;
+  for (std::uint32_t i = 0; i < std::min(batch_count_, mems_regs::kMaxBatch); ++i) sum += batch_[i].count;
+  return sum;
+}
+
+void MemsDevice::grow_buffer_for_batch() {
+  // The entries' slots back to back; a batch of more blocks than the device holds is refused anyway.
+  const std::uint64_t blocks = batch_blocks();
+  if (blocks <= seek_.layout().capacity()) grow_buffer(blocks);
 }
 
 Time MemsDevice::now_at() const { return sim_now() + to_time(regs_.access_delay()); }
@@ -138,9 +179,26 @@ void MemsDevice::command(std::uint32_t value, const sc_core::sc_time& delay) {
   const std::uint32_t op = value & 0xFFu;
   const bool use_target = (value & r::kCmdUseTarget) != 0;
   if (busy_ || (value & ~(0xFFu | r::kCmdUseTarget)) != 0 ||
-      (op != r::kCmdRead && op != r::kCmdWrite && op != r::kCmdMove))
+      (op != r::kCmdRead && op != r::kCmdWrite && op != r::kCmdMove && op != r::kCmdBatch))
     return refuse(delay);
   const mems::MemsLayout& L = seek_.layout();
+  if (op == r::kCmdBatch) {
+    if (use_target || batch_count_ < 1 || batch_count_ > r::kMaxBatch) return refuse(delay);
+    std::vector<mems::BatchSpan> spans;
+    std::uint64_t blocks = 0;
+    for (std::uint32_t i = 0; i < batch_count_; ++i) {
+      const mems_regs::BatchEntry& e = batch_[i];
+      if (e.count == 0 || (e.op != r::kCmdRead && e.op != r::kCmdWrite) || e.lbn >= L.capacity() ||
+          e.count > L.capacity() - e.lbn)
+        return refuse(delay);
+      spans.push_back({e.lbn, e.count});
+      blocks += e.count;
+    }
+    if (blocks > L.capacity() || seek_.batch_conflict(spans)) return refuse(delay);
+    grow_buffer(blocks);
+    cmd_batch_.assign(batch_.begin(), batch_.begin() + batch_count_);
+    return start(t0, op, seek_.batch_sweeps(sled_, spans));
+  }
   std::uint64_t lbn = lbn_;
   if (use_target) {
     const mems_regs::TargetBurst& g = target_;
@@ -153,14 +211,8 @@ void MemsDevice::command(std::uint32_t value, const sc_core::sc_time& delay) {
   const std::uint32_t count = op == r::kCmdMove ? 1 : count_;
   if (count == 0 || lbn >= L.capacity() || count > L.capacity() - lbn) return refuse(delay);
   lbn_ = lbn;
-
-  error_ = false;
-  op_ = op;
   cmd_lbn_ = lbn;
   cmd_count_ = count;
-  access_start_ = t0;
-  startup_ = meter_.idle_until(t0);
-  segments_.clear();
   std::vector<mems::Sweep> sweeps;
   if (op == r::kCmdMove) {
     // Position to the first block's pass, no transfer: one sweep of 0 rows.
@@ -174,10 +226,15 @@ void MemsDevice::command(std::uint32_t value, const sc_core::sc_time& delay) {
   } else {
     sweeps = seek_.sweeps(sled_, lbn, count);
   }
-  start_sweeps(t0, std::move(sweeps));
+  start(t0, op, std::move(sweeps));
 }
 
-void MemsDevice::start_sweeps(Time t0, std::vector<mems::Sweep> sweeps) {
+void MemsDevice::start(Time t0, std::uint32_t op, std::vector<mems::Sweep> sweeps) {
+  error_ = false;
+  op_ = op;
+  access_start_ = t0;
+  startup_ = meter_.idle_until(t0);
+  segments_.clear();
   // The sum of the sweeps' terms equals MemsSeek::access(sled, lbn, count).total() exactly (the
   // same per-run terms, summed in integer picoseconds).
   const mems::MediaAccess m = seek_.summarize(sweeps);
@@ -199,10 +256,21 @@ void MemsDevice::start_sweeps(Time t0, std::vector<mems::Sweep> sweeps) {
 void MemsDevice::catch_up(Time at) {
   if (!busy_ || at < access_end_) return;
   namespace r = mems_regs;
-  if (op_ == r::kCmdWrite)
+  if (op_ == r::kCmdWrite) {
     store_.write(cmd_lbn_, cmd_count_, buffer_.bytes.data());
-  else if (op_ == r::kCmdRead)
+  } else if (op_ == r::kCmdRead) {
     store_.read(cmd_lbn_, cmd_count_, buffer_.bytes.data());
+  } else if (op_ == r::kCmdBatch) {
+    // Each entry's data in its slot, the slots back to back in table order; moved in table order.
+    std::uint8_t* slot = buffer_.bytes.data();
+    for (const mems_regs::BatchEntry& e : cmd_batch_) {
+      if (e.op == r::kCmdWrite)
+        store_.write(e.lbn, e.count, slot);
+      else
+        store_.read(e.lbn, e.count, slot);
+      slot += std::uint64_t{e.count} * kBlockBytes;
+    }
+  }
   const double active_before = meter_.joules_in(mems::SledPowerState::Active);
   meter_.advance(access_end_, mems::SledPowerState::Active);
   meter_.add_tip_seconds(tip_seconds_);

@@ -2,6 +2,7 @@
 // done interrupt, tickless sled, power states and energy, media in a BackingStore.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -40,6 +41,18 @@ namespace drivevp {
 /// The command overhead is not added here: the firmware applies it (it is on the parameter page),
 /// as for the disk. A move command (kCmdMove) positions to the first block's pass without a transfer.
 ///
+/// A batch (kCmdBatch, 002 §4): entries 0 .. BATCH_COUNT-1 of the batch table (each LBN, count,
+/// read or write; registers read back what was written) served in one media access: startup as
+/// above, then MemsSeek::access_batch from the sled state (one positioning and one sweep carry
+/// every entry's first run on its own tips; the entries' later runs follow in table order), so
+/// ACCESS_END_PS = t0 + startup + access_batch(sled, spans).total(); at its end each entry's data
+/// moves between its slot of the sector buffer (byte offset 512 × the counts of the entries before
+/// it) and the store, in table order, and the done interrupt rises once. Refused (as below) when
+/// BATCH_COUNT is outside [1, kMaxBatch], with kCmdUseTarget, when an entry has count 0, an op
+/// other than read or write or passes the capacity, when the counts sum beyond the capacity, or
+/// when MemsSeek::batch_conflict gives a reason. Writing BATCH_COUNT or an entry's count grows the
+/// sector buffer to the entries' blocks (as COUNT does).
+///
 /// Tickless: nothing wakes the model; the state (sled position and Y direction, busy, power state,
 /// active tips, energy) is derived for any time from the last command (catch_up). Between commands
 /// the sled is at the end state of its last sweep (DiskSim's coord_t; the drift of an idle sled is
@@ -54,10 +67,10 @@ namespace drivevp {
 ///
 /// Errors (STATUS error bit and an immediate done interrupt, nothing moves): a command while busy,
 /// an unknown command code, COUNT 0 for a read or write, blocks beyond the capacity, TARGET_*
-/// coordinates outside the layout. The error bit stays until the next command is accepted or a
-/// command in progress completes (STATUS describes the command that finished or was refused last).
-/// commands_completed() and last_command_joules() are counters as of the last catch_up (any
-/// register access or state accessor brings them up to date).
+/// coordinates outside the layout, a batch that cannot be served together (above). The error bit stays until the next
+/// command is accepted or a command in progress completes (STATUS describes the command that finished or was refused
+/// last). commands_completed() and last_command_joules() are counters as of the last catch_up (any register access or
+/// state accessor brings them up to date).
 class MemsDevice : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<MemsDevice> socket;         ///< registers (mems_regs)
@@ -107,8 +120,12 @@ class MemsDevice : public sc_core::sc_module {
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void command(std::uint32_t value, const sc_core::sc_time& delay);
   void refuse(const sc_core::sc_time& delay);
-  /// Times `sweeps` from t0 + startup_: segments_, rows_, runs_, tip_seconds_ (MemsSeek::summarize).
-  void start_sweeps(Time t0, std::vector<mems::Sweep> sweeps);
+  void grow_buffer(std::uint64_t blocks);  ///< to `blocks` blocks if smaller (never shrinks)
+  std::uint64_t batch_blocks() const;      ///< Σ counts of table entries [0, min(BATCH_COUNT, kMaxBatch))
+  void grow_buffer_for_batch();
+  /// Accepts command `op` at t0: startup (EnergyMeter::idle_until), then `sweeps` timed from
+  /// t0 + startup: segments_, rows_, runs_, tip_seconds_ (MemsSeek::summarize), the done interrupt.
+  void start(Time t0, std::uint32_t op, std::vector<mems::Sweep> sweeps);
   std::uint64_t status(Time at);
   void acknowledge();
   const Segment* segment_at(Time at) const;
@@ -122,6 +139,8 @@ class MemsDevice : public sc_core::sc_module {
   std::uint64_t lbn_ = 0;
   std::uint32_t count_ = 0;
   mems_regs::TargetBurst target_{};
+  std::uint32_t batch_count_ = 0;
+  std::array<mems_regs::BatchEntry, mems_regs::kMaxBatch> batch_{};  ///< the batch table as written
   // The command in progress or last completed.
   bool busy_ = false;
   bool done_pending_ = false;
@@ -129,6 +148,7 @@ class MemsDevice : public sc_core::sc_module {
   std::uint32_t op_ = 0;
   std::uint64_t cmd_lbn_ = 0;
   std::uint32_t cmd_count_ = 0;
+  std::vector<mems_regs::BatchEntry> cmd_batch_;  ///< the entries of the batch in progress
   Time access_start_{0}, startup_{0}, positioning_end_{0}, access_end_{0};
   std::uint32_t rows_ = 0, runs_ = 0;
   double tip_seconds_ = 0;

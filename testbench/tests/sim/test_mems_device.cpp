@@ -29,6 +29,7 @@ struct Host : sc_core::sc_module {
   MemsDevice& dev;
   std::function<void(Host&)> script;
   bool finished = false;
+  std::vector<Time> irqs;  ///< times the done interrupt fired
 
   Host(sc_core::sc_module_name n, MemsDevice& d, std::function<void(Host&)> s)
       : sc_module(n), dev(d), script(std::move(s)) {
@@ -37,7 +38,11 @@ struct Host : sc_core::sc_module {
     page.bind(d.param_socket);
     SC_HAS_PROCESS(Host);
     SC_THREAD(run);
+    SC_METHOD(count_irq);
+    sensitive << d.done_irq.event();
+    dont_initialize();
   }
+  void count_irq() { irqs.push_back(sim_now()); }
   void run() {
     script(*this);
     finished = true;
@@ -414,4 +419,170 @@ TEST_CASE("sim: MEMS parameter page round trip for G1, G2, G3", "[sim][mems][pag
     CHECK(same_params(mems::mems_params_from_page(g), presets[i]));
     CHECK(mems::seek_method_from_page(g) == mems::SeekMethod::Exact);
   }
+}
+
+TEST_CASE("sim: a MEMS batch at one (x, y) across k regions completes in one access", "[sim][mems][batch]") {
+  // G1 in 002's along-Y layout, springs off so the time has a closed form: X from rest to rest
+  // over d is 2√(d/a), a Y seek from v to v over d is 2(−v + √(v² + a·d))/a, settle 2/(2π·739 Hz),
+  // a row 90 · 50 nm / 2e7 nm/s = 225 µs.
+  mems::MemsParams p = mems::mems_g1();
+  p.layout = mems::LayoutOrder::AlongY;
+  p.spring_constant_factor = 0;
+  p.sled_active_power_mw = 100;
+  p.tip_access_power_mw = 1;
+  simulate(p, [&](Host& h) {
+    const mems::MemsSeek seek(p);
+    const mems::MemsLayout& L = seek.layout();
+    // k = 7 regions (cells) of column 3 on cylinder 1234, all starting at row 4, 1..5 rows each.
+    const std::uint32_t cells[] = {9, 0, 5, 2, 7, 1, 3};
+    const std::uint32_t counts[] = {3, 1, 5, 2, 4, 1, 2};
+    const std::uint32_t k = 7, longest = 5, blocks = 18;
+    std::vector<r::BatchEntry> table;
+    std::vector<mems::BatchSpan> spans;
+    for (std::uint32_t i = 0; i < k; ++i) {
+      const std::uint64_t lbn = L.lbn({0, 1234, 3, 4, cells[i]});
+      table.push_back({lbn, counts[i], r::kCmdWrite});
+      spans.push_back({lbn, counts[i]});
+    }
+    const mems::SledState centre{};
+    const mems::MediaAccess m = seek.access_batch(centre, spans);
+    // The closed form: from the centre (x 0, y 0, +Y) to cylinder 1234 (x = 234·50 nm) and row 4's
+    // up pass (y = (4·90 − 995)·50 nm): X + settle dominates.
+    const double a = 688.8e9, v = 2e7, row_s = 225e-6;
+    const double x_s = 2 * std::sqrt(234 * 50 / a), settle_s = 2 / (2 * 3.14159265358979323846 * 739);
+    const double dy = std::abs((4 * 90 - 995) * 50.0);
+    const double y_s = 2 * (-v + std::sqrt(v * v + a * dy)) / a + 2 * v / a;  // and one turnaround (−Y)
+    REQUIRE(L.up_pass(4).y_servo_nm == (4 * 90 - 995) * 50);
+    CHECK(m.positioning == std::max(from_s(x_s) + from_s(settle_s), from_s(y_s)));
+    CHECK(m.transfer == from_s(longest * row_s));
+    CHECK(m.runs == 1);
+    CHECK(m.rows == longest);
+    CHECK(std::abs(static_cast<double>(m.total().count()) - (std::max(x_s + settle_s, y_s) + longest * row_s) * 1e12) <=
+          2.0);
+
+    // The table reads back what was written; the buffer grows to the entries' blocks.
+    h.wr(r::kBatchCount, k, 4);
+    REQUIRE(h.access(h.regs, tlm::TLM_WRITE_COMMAND, r::kBatchTable, table.data(),
+                     static_cast<unsigned>(k * sizeof(r::BatchEntry))) == tlm::TLM_OK_RESPONSE);
+    CHECK(h.rd(r::kBatchCount, 4) == k);
+    std::vector<r::BatchEntry> back(k);
+    REQUIRE(h.access(h.regs, tlm::TLM_READ_COMMAND, r::kBatchTable, back.data(),
+                     static_cast<unsigned>(k * sizeof(r::BatchEntry))) == tlm::TLM_OK_RESPONSE);
+    for (std::uint32_t i = 0; i < k; ++i) {
+      CHECK(back[i].lbn == table[i].lbn);
+      CHECK(back[i].count == table[i].count);
+      CHECK(back[i].op == r::kCmdWrite);
+    }
+    CHECK(h.rd(r::kBatchTable + 16 * 6 + 8, 4) == 2);  // entry 6's count alone
+    std::vector<std::uint8_t> out(blocks * kBlockBytes), in(blocks * kBlockBytes);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::uint8_t>(i * 37 + i / 512);
+    REQUIRE(h.access(h.buf, tlm::TLM_WRITE_COMMAND, 0, out.data(), static_cast<unsigned>(out.size())) ==
+            tlm::TLM_OK_RESPONSE);
+
+    // Write batch: one access, one interrupt, at t0 + access_batch's total.
+    const std::size_t irqs_before = h.irqs.size();
+    const Time t0 = sim_now();
+    h.wr(r::kCommand, r::kCmdBatch, 4);
+    h.wait_until(t0 + m.positioning + Time{1});
+    CHECK(h.rd(r::kActiveTips, 4) == 64 * k);  // every entry's tips in the first row
+    CHECK((h.rd(r::kStatus, 4) & r::kStatusTransferring) != 0);
+    h.wait_until(t0 + m.positioning + from_s(3 * row_s) + Time{1});
+    CHECK(h.sled().y_nm == L.up_pass(7).y_servo_nm);  // the sweep is in its fourth row
+    Time irq{-1};
+    const r::AccessDoneBurst d = h.wait_done(&irq);
+    CHECK(d.status == r::kStatusDonePending);
+    CHECK(Time{static_cast<std::int64_t>(d.access_start_ps)} == t0);
+    CHECK(Time{static_cast<std::int64_t>(d.positioning_end_ps)} == t0 + m.positioning);
+    CHECK(d.access_end_ps - d.access_start_ps == static_cast<std::uint64_t>(m.total().count()));
+    CHECK(irq == t0 + m.total());
+    CHECK(d.startup_ps == 0);
+    CHECK(d.rows == longest);
+    CHECK(d.runs == 1);
+    CHECK(h.dev.commands_completed() == 1);
+    CHECK(std::abs(h.dev.last_command_joules() - (0.1 * to_s(m.total()) + m.tip_seconds * 1e-3)) <= 1e-15);
+    CHECK(m.tip_seconds == blocks * 64 * row_s);
+    const r::SledBurst sled = h.sled();
+    CHECK(sled.x_nm == m.end.x_nm);
+    CHECK(sled.y_nm == L.up_pass(4 + longest - 1).y_end_nm);
+
+    // Each entry's slot went to its own blocks: single reads give the slots back.
+    mems::SledState at = m.end;
+    std::uint64_t slot = 0;
+    for (std::uint32_t i = 0; i < k; ++i) {
+      const Time t1 = sim_now();
+      const mems::MediaAccess one = seek.access(at, table[i].lbn, counts[i]);
+      h.start(table[i].lbn, counts[i], r::kCmdRead);
+      Time when{-1};
+      h.wait_done(&when);
+      CHECK(when == t1 + one.total());
+      at = one.end;
+      REQUIRE(h.access(h.buf, tlm::TLM_READ_COMMAND, 0, in.data(), counts[i] * kBlockBytes) == tlm::TLM_OK_RESPONSE);
+      CHECK(std::memcmp(in.data(), out.data() + slot * kBlockBytes, counts[i] * kBlockBytes) == 0);
+      slot += counts[i];
+    }
+
+    // Read batch of the same entries (ops rewritten to read): the slots come back in table order.
+    for (std::uint32_t i = 0; i < k; ++i) h.wr(r::kBatchTable + 16 * i + 12, r::kCmdRead, 4);
+    std::vector<std::uint8_t> zero(out.size(), 0);
+    REQUIRE(h.access(h.buf, tlm::TLM_WRITE_COMMAND, 0, zero.data(), static_cast<unsigned>(zero.size())) ==
+            tlm::TLM_OK_RESPONSE);
+    const mems::MediaAccess m2 = seek.access_batch(at, spans);
+    const Time t2 = sim_now();
+    h.wr(r::kCommand, r::kCmdBatch, 4);
+    Time irq2{-1};
+    const r::AccessDoneBurst d2 = h.wait_done(&irq2);
+    CHECK(irq2 == t2 + m2.total());
+    CHECK(d2.access_end_ps - d2.access_start_ps == static_cast<std::uint64_t>(m2.total().count()));
+    REQUIRE(h.access(h.buf, tlm::TLM_READ_COMMAND, 0, in.data(), static_cast<unsigned>(in.size())) ==
+            tlm::TLM_OK_RESPONSE);
+    CHECK(in == out);
+    h.wait_until(sim_now() + from_ms(1));
+    CHECK(h.irqs.size() - irqs_before == 2 + k);  // one per batch, one per single read
+
+    // Refused batches: the error bit and an immediate interrupt, nothing moves.
+    const auto refused = [&](const char* what) {
+      INFO(what);
+      const Time t = sim_now();
+      const std::size_t before = h.irqs.size();
+      const std::uint64_t completed = h.dev.commands_completed();
+      const r::SledBurst s0 = h.sled();
+      h.wr(r::kCommand, r::kCmdBatch, 4);
+      Time when{-1};
+      const r::AccessDoneBurst e = h.wait_done(&when);
+      CHECK(when == t);
+      CHECK(e.status == (r::kStatusError | r::kStatusDonePending));
+      CHECK(h.irqs.size() == before + 1);
+      CHECK(h.dev.commands_completed() == completed);
+      CHECK(h.sled().y_nm == s0.y_nm);
+    };
+    h.wr(r::kBatchCount, 0, 4);
+    refused("BATCH_COUNT 0");
+    h.wr(r::kBatchCount, r::kMaxBatch + 1, 4);
+    refused("BATCH_COUNT 65");
+    h.wr(r::kBatchCount, k, 4);
+    h.wr(r::kBatchTable + 16 * 2 + 12, r::kCmdMove, 4);
+    refused("an entry's op is not read or write");
+    h.wr(r::kBatchTable + 16 * 2 + 12, r::kCmdRead, 4);
+    h.wr(r::kBatchTable + 16 * 5 + 8, 0, 4);
+    refused("an entry of 0 blocks");
+    h.wr(r::kBatchTable + 16 * 5 + 8, 1, 4);
+    h.wr(r::kBatchTable + 16 * 3, L.capacity() - 1, 8);
+    refused("an entry past the capacity");
+    h.wr(r::kBatchTable + 16 * 3, L.lbn({0, 1234, 3, 5, cells[3]}), 8);  // row 5, the others row 4
+    REQUIRE(seek.batch_conflict({spans[0], {L.lbn({0, 1234, 3, 5, cells[3]}), 2}}).has_value());
+    refused("an entry starting at another row");
+    h.wr(r::kBatchTable + 16 * 3, table[0].lbn, 8);  // the same tips as entry 0
+    refused("two entries on the same tips");
+    h.wr(r::kBatchTable + 16 * 3, table[3].lbn, 8);
+    h.wr(r::kCommand, r::kCmdBatch | r::kCmdUseTarget, 4);
+    CHECK(h.wait_done().status == (r::kStatusError | r::kStatusDonePending));
+    // Restored, the batch is accepted again.
+    const Time t3 = sim_now();
+    const mems::MediaAccess m3 = seek.access_batch(m2.end, spans);
+    h.wr(r::kCommand, r::kCmdBatch, 4);
+    Time irq3{-1};
+    const r::AccessDoneBurst d3 = h.wait_done(&irq3);
+    CHECK(d3.status == r::kStatusDonePending);
+    CHECK(irq3 == t3 + m3.total());
+  });
 }
