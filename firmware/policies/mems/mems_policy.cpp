@@ -20,7 +20,8 @@ std::vector<PolicyParameter> zone_params() {
 /// predictor the context carries (the device's geometry is known only after boot).
 class MemsQueuePolicy final : public SchedulingPolicy {
  public:
-  MemsQueuePolicy(std::string key, const PolicyParams& params) : key_(std::move(key)) {
+  MemsQueuePolicy(std::string key, const PolicyParams& params)
+      : key_(std::move(key)), aware_(key_ == "psptf" || key_ == "pasptf" || key_ == "zscan_psptf" || key_ == "zpsptf") {
     auto get = [&](const char* name) {
       auto it = params.find(name);
       return it == params.end() ? 1u : static_cast<std::uint32_t>(it->second);
@@ -59,9 +60,12 @@ class MemsQueuePolicy final : public SchedulingPolicy {
     const mems_sched::Batch batch = queue_->choose(
         ctx.now, [&](std::uint32_t x, std::uint32_t y) { return p.positioning_to(sled.state, x, y); },
         mems_sched::SledPosition{at.x, at.y});
-    // The device serves the batch in one access only when the first sweeps share the position
-    // and direction and the tips fit (MemsPredictor::batch_conflict): keep the requests, oldest
-    // first, that fit with those kept; the others go back to the queue.
+    // Only the parallelism-aware policies serve several requests in one access (002 §3: SPTF,
+    // SSTF, FCFS and ZSPTF "do not consider the parallelism"): the others serve the batch's
+    // oldest request and leave the rest queued. The device serves a batch in one access only when
+    // the first sweeps share the position and direction and the tips fit
+    // (MemsPredictor::batch_conflict): keep the requests, oldest first, that fit with those kept;
+    // the others go back to the queue.
     std::vector<mems::BatchSpan> spans;
     std::vector<Command> more;
     Command first{};
@@ -69,7 +73,7 @@ class MemsQueuePolicy final : public SchedulingPolicy {
       const mems_sched::Request& r = batch.requests[i];
       const Command c = commands_.at(r.id);
       spans.push_back({c.lbn, c.blocks});
-      if (i > 0 && p.batch_conflict(spans)) {
+      if (i > 0 && (!aware_ || p.batch_conflict(spans))) {
         spans.pop_back();
         queue_->enqueue(r);
         continue;
@@ -108,6 +112,7 @@ class MemsQueuePolicy final : public SchedulingPolicy {
   }
 
   std::string key_;
+  bool aware_;  ///< parallelism-aware (002 §3): serves batches
   std::string name_;
   std::uint32_t zones_x_ = 1, zones_y_ = 1;
   std::unique_ptr<mems_sched::Queue> queue_;

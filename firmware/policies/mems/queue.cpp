@@ -154,7 +154,7 @@ Batch Queue::choose(Time now, const Positioning& positioning, SledPosition sled)
   const PositionIndex::Slot& slot = index_.slot(p.slot);
   b.x = slot.x;
   b.y = slot.y;
-  b.positioning = p.positioning >= Time{0} ? p.positioning : checked_positioning(positioning, slot.x, slot.y);
+  b.positioning = p.positioning;  // -1 when the policy chose without it (FCFS, SSTF): no extra call
   b.requests = index_.gather(p.slot, g_.max_regions_per_access);
   for (const Request& r : b.requests) remove(r.id);
   return b;

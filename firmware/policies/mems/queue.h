@@ -55,7 +55,9 @@ struct SledPosition {
 struct Batch {
   std::uint32_t x = 0;
   std::uint32_t y = 0;
-  Time positioning{-1};           ///< positioning(x, y) at the decision (ps); -1 when empty
+  /// positioning(x, y) at the decision (ps) when the policy computed it (the SPTF family); -1 when
+  /// empty or when the policy chose without it (FCFS, SSTF: no positioning call is made).
+  Time positioning{-1};
   std::vector<Request> requests;  ///< oldest first (arrival, then id), distinct regions
   bool empty() const { return requests.empty(); }
 };

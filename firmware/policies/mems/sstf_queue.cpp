@@ -2,8 +2,8 @@
 // Griffin et al. (OSDI 2000) for mapping disk seek to the sled's X movement and rotational
 // latency to its Y movement; so the position with the smallest X distance |x - sled.x| goes
 // first, then the smallest Y distance |y - sled.y|, then the smaller x, then the smaller y.
-// Distances are in position indices (cylinders, rows); no positioning call is made except for
-// the chosen position. O(P) per decision over P distinct queued positions.
+// Distances are in position indices (cylinders, rows); no positioning call is made (the Batch's
+// positioning is -1). O(P) per decision over P distinct queued positions.
 #include <tuple>
 
 #include "firmware/policies/mems/policies.h"
