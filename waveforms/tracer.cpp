@@ -16,6 +16,8 @@ const char* to_string(TraceGroup g) {
       return "bus";
     case TraceGroup::Host:
       return "host";
+    case TraceGroup::Sled:
+      return "sled";
   }
   return "?";
 }

@@ -16,9 +16,10 @@
 
 namespace drivevp {
 
-/// Waveform signal groups (scenario key trace.groups).
-enum class TraceGroup { Mechanics, Firmware, Bus, Host };
-/// Scenario spelling: "mechanics", "firmware", "bus", "host".
+/// Waveform signal groups (scenario key trace.groups). Sled: the MEMS device's sled (X/Y ramps,
+/// settle, tips, transfer, power state, startup).
+enum class TraceGroup { Mechanics, Firmware, Bus, Host, Sled };
+/// Scenario spelling: "mechanics", "firmware", "bus", "host", "sled".
 const char* to_string(TraceGroup g);
 
 /// How GTKWave should show a signal.

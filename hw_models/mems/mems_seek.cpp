@@ -139,7 +139,8 @@ double MemsSeek::turnaround_s(std::int64_t y_nm, int direction) const {
   return 2 * v_ / (ay_.accel_nm_s2 + ay_.omega2 * direction * static_cast<double>(y_nm));
 }
 
-double MemsSeek::y_seek_s(std::int64_t y0, int dir0, std::int64_t y1, int dir1, double* turn_s, int* turns) const {
+double MemsSeek::y_seek_s(std::int64_t y0, int dir0, std::int64_t y1, int dir1, double* turn_s, int* turns,
+                          double* start_turn_s) const {
   const int s = y1 > y0 ? +1 : (y1 < y0 ? -1 : dir0);
   double t_turn = 0;
   int n = 0;
@@ -147,6 +148,7 @@ double MemsSeek::y_seek_s(std::int64_t y0, int dir0, std::int64_t y1, int dir1, 
     t_turn += turnaround_s(y0, dir0);
     ++n;
   }
+  if (start_turn_s) *start_turn_s = t_turn;
   if (dir1 != s) {
     t_turn += turnaround_s(y1, s);
     ++n;
@@ -163,13 +165,11 @@ Positioning MemsSeek::position(const SledState& from, std::int64_t x_nm, const A
     p.x_seek = from_s(x_seek_s(from.x_nm, x_nm));
     p.settle = settle_;
   }
-  double turn = 0;
-  p.y_seek = from_s(y_seek_s(from.y_nm, from.y_direction, pass.y_servo_nm, pass.direction, &turn, &p.turnaround_count));
+  double turn = 0, start_turn = 0;
+  p.y_seek = from_s(
+      y_seek_s(from.y_nm, from.y_direction, pass.y_servo_nm, pass.direction, &turn, &p.turnaround_count, &start_turn));
   p.turnarounds = from_s(turn);
-  // The start turnaround, when there is one: the sled moves against the seek's direction.
-  const int s = pass.y_servo_nm > from.y_nm ? +1 : (pass.y_servo_nm < from.y_nm ? -1 : from.y_direction);
-  if (from.y_direction != s)
-    p.start_turnaround = std::min(p.turnarounds, from_s(turnaround_s(from.y_nm, from.y_direction)));
+  if (start_turn > 0) p.start_turnaround = std::min(p.turnarounds, from_s(start_turn));
   return p;
 }
 

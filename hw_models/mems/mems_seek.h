@@ -124,9 +124,10 @@ class MemsSeek {
   double turnaround_s(std::int64_t y_nm, int direction) const;
   /// Y seek from (y0, dir0) to (y1, dir1) at the access velocity v: the move runs in the direction
   /// s of y1 − y0 (dir0 when equal), from speed v to speed v; a turnaround at y0 when dir0 ≠ s,
-  /// another at y1 when dir1 ≠ s. Returns the seek part; the turnarounds through the out-params.
-  double y_seek_s(std::int64_t y0, int dir0, std::int64_t y1, int dir1, double* turnaround_s_out,
-                  int* turnarounds_out) const;
+  /// another at y1 when dir1 ≠ s. Returns the seek part; the turnarounds (both, s) and their
+  /// number through the out-params, and the one at y0 alone (0 when none) through the last.
+  double y_seek_s(std::int64_t y0, int dir0, std::int64_t y1, int dir1, double* turnaround_s_out, int* turnarounds_out,
+                  double* start_turnaround_s_out = nullptr) const;
   /// Positioning from `from` to the start of a pass at x_nm (mems-model.md; 002 eq. (1)).
   Positioning position(const SledState& from, std::int64_t x_nm, const AccessPass& pass) const;
   /// The pass a block is read with when the sled arrives in `direction`: the up pass for +1,

@@ -30,7 +30,8 @@ const mems::MemsParams& MemsDevice::validated(const mems::MemsParams& p) {
   return p;
 }
 
-MemsDevice::MemsDevice(sc_core::sc_module_name name, const mems::MemsParams& params, mems::SeekMethod method)
+MemsDevice::MemsDevice(sc_core::sc_module_name name, const mems::MemsParams& params, mems::SeekMethod method,
+                       Tracer* tracer)
     : sc_module(name),
       socket("socket"),
       buffer_socket("buffer_socket"),
@@ -116,6 +117,24 @@ MemsDevice::MemsDevice(sc_core::sc_module_name name, const mems::MemsParams& par
     regs_.add(
         n + "_OP", at + offsetof(mems_regs::BatchEntry, op), 4, [&e] { return std::uint64_t{e.op}; },
         [&e](std::uint64_t v, tlm::tlm_generic_payload&) { e.op = static_cast<std::uint32_t>(v); });
+  }
+  if (tracer && tracer->enabled(TraceGroup::Sled)) {
+    const std::string p = std::string(basename()) + ".sled";
+    const TraceGroup g = TraceGroup::Sled;
+    tracer->add(g, wave_x_nm_, p + ".x_nm", WaveFormat::AnalogInterpolated);
+    tracer->add(g, wave_y_nm_, p + ".y_nm", WaveFormat::AnalogInterpolated);
+    tracer->add(g, wave_settling_, p + ".settling", WaveFormat::Binary, 1);
+    tracer->add(g, wave_tips_, p + ".active_tips", WaveFormat::AnalogStep, 32);
+    tracer->add(g, wave_transferring_, p + ".transferring", WaveFormat::Binary, 1);
+    tracer->add(g, wave_power_, p + ".power_state", WaveFormat::Decimal, 8, {"Inactive", "Idle", "Active"});
+    tracer->add(g, wave_startup_, p + ".startup", WaveFormat::Binary, 1);
+    tracing_ = true;
+    // Idle from time 0: inactive after the timeout unless a command comes first.
+    waves_.push_back(
+        {params_.time_before_inactive(), Wave::Power, static_cast<double>(mems::SledPowerState::Inactive)});
+    SC_HAS_PROCESS(MemsDevice);
+    SC_METHOD(trace_sled);  // runs once at time 0 (no dont_initialize) to schedule the first change
+    sensitive << wave_event_;
   }
 }
 
@@ -251,6 +270,103 @@ void MemsDevice::start(Time t0, std::uint32_t op, std::vector<mems::Sweep> sweep
   access_end_ = t;
   busy_ = true;
   done_irq.raise(to_sc(access_end_ - sim_now()));
+  if (tracing_) trace_command(t0);
+}
+
+void MemsDevice::trace_command(Time t0) {
+  // Changes not yet written that lie after t0 belong to the idle future this command replaces
+  // (the Inactive step); earlier ones (the last command's end) are still to be written.
+  waves_.erase(waves_.begin(), waves_.begin() + static_cast<std::ptrdiff_t>(waves_next_));
+  waves_next_ = 0;
+  waves_.erase(std::remove_if(waves_.begin(), waves_.end(), [t0](const WaveChange& c) { return c.at > t0; }),
+               waves_.end());
+  std::vector<WaveChange> add;
+  const auto put = [&add](Time at, Wave w, double v) { add.push_back({at, w, v}); };
+  put(t0, Wave::Power, static_cast<double>(mems::SledPowerState::Active));
+  if (startup_ > Time{0}) {
+    put(t0, Wave::Startup, 1);
+    put(t0 + startup_, Wave::Startup, 0);
+  }
+  // X and Y as piecewise-linear vertices (time, exact value); written below where they change.
+  std::vector<std::pair<Time, double>> xs, ys;
+  for (const Segment& g : segments_) {
+    const mems::Sweep& w = g.sweep;
+    const mems::Positioning& p = w.positioning;
+    const auto x0 = static_cast<double>(w.from.x_nm), x1 = static_cast<double>(w.start.x_nm);
+    const auto y0 = static_cast<double>(w.from.y_nm), y1 = static_cast<double>(w.start.y_nm);
+    xs.push_back({g.pos_start, x0});
+    xs.push_back({g.pos_start + p.x_seek, x1});
+    ys.push_back({g.pos_start, y0});
+    ys.push_back({g.pos_start + p.start_turnaround, y0});
+    ys.push_back({g.pos_start + p.start_turnaround + p.y_seek, y1});
+    ys.push_back({g.pos_end, y1});
+    ys.push_back({g.sweep_end, static_cast<double>(w.end.y_nm)});
+    if (p.settle > Time{0}) {
+      put(g.pos_start + p.x_seek, Wave::Settling, 1);
+      put(g.pos_start + p.x_seek + p.settle, Wave::Settling, 0);
+    }
+    if (g.sweep_end > g.pos_end) {
+      put(g.pos_end, Wave::Transferring, 1);
+      put(g.pos_end, Wave::Tips, w.max_active_tips);
+      put(g.sweep_end, Wave::Transferring, 0);
+      put(g.sweep_end, Wave::Tips, 0);
+    }
+  }
+  // A vertex whose value is already shown records no change in a VCD: when a ramp starts there,
+  // write the value one ulp towards the next vertex so that the ramp starts on time.
+  const auto ramp = [&put](std::vector<std::pair<Time, double>> v, Wave w, double shown) {
+    // Vertices at the same time carry the same value (the motion is continuous): keep one.
+    v.erase(std::unique(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first == b.first; }), v.end());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const auto [at, value] = v[i];
+      if (value != shown) {
+        put(at, w, value);
+        shown = value;
+      } else if (i + 1 < v.size() && v[i + 1].second != value) {
+        shown = std::nextafter(value, v[i + 1].second);
+        put(at, w, shown);
+      }
+    }
+  };
+  ramp(xs, Wave::X, static_cast<double>(segments_.front().sweep.from.x_nm));
+  ramp(ys, Wave::Y, static_cast<double>(segments_.front().sweep.from.y_nm));
+  put(access_end_, Wave::Power, static_cast<double>(mems::SledPowerState::Idle));
+  put(access_end_ + params_.time_before_inactive(), Wave::Power, static_cast<double>(mems::SledPowerState::Inactive));
+  std::stable_sort(add.begin(), add.end(), [](const WaveChange& a, const WaveChange& b) { return a.at < b.at; });
+  waves_.insert(waves_.end(), add.begin(), add.end());
+  wave_event_.notify(to_sc(std::max(Time{0}, waves_.front().at - sim_now())));
+}
+
+void MemsDevice::trace_sled() {
+  const Time now = sim_now();
+  while (waves_next_ < waves_.size() && waves_[waves_next_].at <= now) apply(waves_[waves_next_++]);
+  if (waves_next_ < waves_.size()) wave_event_.notify(to_sc(waves_[waves_next_].at - now));
+}
+
+void MemsDevice::apply(const WaveChange& c) {
+  switch (c.signal) {
+    case Wave::X:
+      wave_x_nm_ = c.value;
+      break;
+    case Wave::Y:
+      wave_y_nm_ = c.value;
+      break;
+    case Wave::Settling:
+      wave_settling_ = c.value != 0;
+      break;
+    case Wave::Transferring:
+      wave_transferring_ = c.value != 0;
+      break;
+    case Wave::Tips:
+      wave_tips_ = static_cast<std::uint32_t>(c.value);
+      break;
+    case Wave::Power:
+      wave_power_ = static_cast<std::uint8_t>(c.value);
+      break;
+    case Wave::Startup:
+      wave_startup_ = c.value != 0;
+      break;
+  }
 }
 
 void MemsDevice::catch_up(Time at) {

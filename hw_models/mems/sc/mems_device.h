@@ -19,6 +19,7 @@
 #include "tlm_bus/devices/mems_registers.h"
 #include "tlm_bus/sc/irq.h"
 #include "tlm_bus/sc/register_bank.h"
+#include "waveforms/tracer.h"
 
 namespace drivevp {
 
@@ -78,9 +79,10 @@ class MemsDevice : public sc_core::sc_module {
   tlm_utils::simple_target_socket<MemsDevice> param_socket;   ///< MemsParameterPage, read-only
   InterruptLine done_irq{"done_irq"};
 
-  /// Throws std::invalid_argument if `params` fails MemsParams::validate().
+  /// Throws std::invalid_argument if `params` fails MemsParams::validate(). With a `tracer`
+  /// whose groups include TraceGroup::Sled the sled's signals are registered (see above).
   MemsDevice(sc_core::sc_module_name name, const mems::MemsParams& params,
-             mems::SeekMethod method = mems::SeekMethod::Exact);
+             mems::SeekMethod method = mems::SeekMethod::Exact, Tracer* tracer = nullptr);
 
   const mems::MemsParams& params() const { return params_; }
   const mems::MemsSeek& seek() const { return seek_; }
@@ -159,6 +161,30 @@ class MemsDevice : public sc_core::sc_module {
   double last_command_joules_ = 0;
   std::uint64_t completed_ = 0;
   RegisterBank regs_;
+
+  // --- waveforms (only with a tracer tracing TraceGroup::Sled) ---
+  enum class Wave : std::uint8_t { X, Y, Settling, Transferring, Tips, Power, Startup };
+  struct WaveChange {
+    Time at;
+    Wave signal;
+    double value;
+  };
+  /// Lists the value changes of the command just accepted (segments_, from t0) and wakes the method.
+  void trace_command(Time t0);
+  /// The SC_METHOD: writes the changes due now, sleeps until the next one.
+  void trace_sled();
+  void apply(const WaveChange& c);
+  bool tracing_ = false;
+  std::vector<WaveChange> waves_;  ///< pending changes from waves_next_, in time order
+  std::size_t waves_next_ = 0;
+  sc_core::sc_event wave_event_;
+  Traced<double> wave_x_nm_{0.0};
+  Traced<double> wave_y_nm_{0.0};
+  Traced<bool> wave_settling_{false};
+  Traced<bool> wave_transferring_{false};
+  Traced<std::uint32_t> wave_tips_{0};
+  Traced<std::uint8_t> wave_power_{static_cast<std::uint8_t>(mems::SledPowerState::Idle)};
+  Traced<bool> wave_startup_{false};
 };
 
 }  // namespace drivevp

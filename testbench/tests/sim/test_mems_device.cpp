@@ -2,11 +2,20 @@
 // this file (no controller): registers and error responses, exact access times against the
 // hw_models/mems functions, the done interrupt, data through the sector buffer, the startup delay,
 // energy, and the parameter page. One simulation per TEST_CASE (ctest runs each in its own process).
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <map>
 #include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -16,6 +25,7 @@
 #include "hw_models/mems/mems_page.h"
 #include "hw_models/mems/sc/mems_device.h"
 #include "tlm_bus/sc/time.h"
+#include "waveforms/tracer.h"
 
 namespace {
 
@@ -585,4 +595,213 @@ TEST_CASE("sim: a MEMS batch at one (x, y) across k regions completes in one acc
     CHECK(d3.status == r::kStatusDonePending);
     CHECK(irq3 == t3 + m3.total());
   });
+}
+
+namespace {
+
+/// A VCD's value changes per signal (full dotted name): (time in the file's unit, value text).
+std::map<std::string, std::vector<std::pair<std::int64_t, std::string>>> read_vcd(const std::string& path) {
+  std::ifstream f(path);
+  REQUIRE(f);
+  std::map<std::string, std::string> names;  // id -> full name
+  std::vector<std::string> scope;
+  std::map<std::string, std::vector<std::pair<std::int64_t, std::string>>> out;
+  std::string tok;
+  std::int64_t now = 0;
+  bool body = false;
+  while (f >> tok) {
+    if (!body) {
+      if (tok == "$scope") {
+        std::string kind, name;
+        f >> kind >> name;
+        scope.push_back(name);
+      } else if (tok == "$upscope") {
+        scope.pop_back();
+      } else if (tok == "$var") {
+        std::string kind, width, id, name;
+        f >> kind >> width >> id >> name;
+        std::string full;
+        for (const auto& sc : scope)
+          if (sc != "SystemC") full += sc + ".";  // SystemC's VCD writer puts everything in a "SystemC" scope
+        names[id] = full + name;
+      } else if (tok == "$enddefinitions") {
+        body = true;
+      }
+      continue;
+    }
+    if (tok[0] == '#') {
+      now = std::stoll(tok.substr(1));
+    } else if (tok[0] == 'r' || tok[0] == 'b') {
+      std::string id;
+      f >> id;
+      if (names.count(id)) out[names[id]].push_back({now, tok.substr(1)});
+    } else if ((tok[0] == '0' || tok[0] == '1') && names.count(tok.substr(1))) {
+      out[names[tok.substr(1)]].push_back({now, tok.substr(0, 1)});
+    }
+  }
+  return out;
+}
+
+std::int64_t bits(const std::string& b) { return std::stoll(b, nullptr, 2); }
+
+}  // namespace
+
+TEST_CASE("sim: MEMS sled waveforms: exact X and Y at every segment boundary", "[sim][mems][waves]") {
+  const mems::MemsParams p = mems::mems_g1();
+  const mems::MemsSeek seek(p);
+  const mems::MemsLayout& L = seek.layout();
+  const auto dir = std::filesystem::temp_directory_path() / ("drivevp-mems-waves-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string base = (dir / "waves").string();
+
+  // The script: a read far from the centre at 1 ms; at once 15 blocks across a column boundary (two
+  // sweeps, the second after a turnaround); 150 ms idle (inactive at 100 ms); a move (startup first).
+  const std::uint64_t lbn_a = 1'234'567, lbn_b = 2200 * 700 + 220 * 3 - 5, lbn_c = 3'000'000;
+  const Time t1 = from_ms(1);
+  const std::vector<mems::Sweep> s1 = seek.sweeps({}, lbn_a, 1);
+  const Time end1 = t1 + seek.summarize(s1).total();
+  const std::vector<mems::Sweep> s2 = seek.sweeps(s1.back().end, lbn_b, 15);
+  REQUIRE(s2.size() == 2);
+  const Time end2 = end1 + seek.summarize(s2).total();
+  const Time t3 = end2 + from_ms(150), su = p.startup_delay();
+  const mems::BlockPosition bc = L.position(lbn_c);
+  const mems::AccessPass pass_c = seek.direction(bc.address) > 0 ? bc.up : bc.down;
+  mems::Sweep move;
+  move.from = s2.back().end;
+  move.positioning = seek.position(move.from, bc.x_nm, pass_c);
+  move.start = move.end = {bc.x_nm, pass_c.y_servo_nm, seek.direction(bc.address)};
+  const Time end3 = t3 + su + move.positioning.total();
+
+  std::vector<Time> irqs;
+  {
+    Tracer tracer("tracer", {base, {TraceGroup::Sled}});
+    MemsDevice dev("mems", p, mems::SeekMethod::Exact, &tracer);
+    Host host("host", dev, [&](Host& h) {
+      h.wait_until(t1);
+      h.start(lbn_a, 1, r::kCmdRead);
+      Time when{-1};
+      h.wait_done(&when);
+      irqs.push_back(when);
+      h.start(lbn_b, 15, r::kCmdRead);
+      h.wait_done(&when);
+      irqs.push_back(when);
+      h.wait_until(t3);
+      h.wr(r::kLbn, lbn_c, 8);
+      h.wr(r::kCommand, r::kCmdMove, 4);
+      h.wait_done(&when);
+      irqs.push_back(when);
+      // SystemC's VCD writer records a time step's values when simulated time moves past it.
+      h.wait_until(when + p.time_before_inactive() + Time{1});
+    });
+    sc_core::sc_start();
+    REQUIRE(host.finished);
+    tracer.close();
+  }
+  // The same times as without a tracer (the untraced tests check these against MemsSeek too).
+  REQUIRE(irqs == std::vector<Time>{end1, end2, end3});
+
+  const auto vcd = read_vcd(base + ".vcd");
+  if (!std::getenv("KEEP_VCD")) std::filesystem::remove_all(dir);
+  const auto changes = [&](const std::string& name) {
+    INFO(name);
+    REQUIRE(vcd.count(name) == 1);
+    std::vector<std::pair<std::int64_t, std::string>> c;
+    for (const auto& e : vcd.at(name))
+      if (e.first > 0) c.push_back(e);  // time 0: the initial values
+    return c;
+  };
+
+  // Expected X and Y from the spec of the waveform: X ramps from the positioning's start to the
+  // X seek's end; Y holds through the start turnaround, ramps over the Y seek, holds (end
+  // turnaround, waiting for X), then sweeps linearly; a ramp that starts where the value already
+  // is starts one ulp towards its end ("~" below). Exact values elsewhere.
+  struct Want {
+    Time at;
+    double value;
+    bool approx;
+  };
+  std::vector<Want> want_x, want_y;
+  // Two changes at one instant are one VCD entry; a ramp's start that coincides with the end of the
+  // previous move needs no ulp (the value changes there anyway): keep the exact one.
+  const auto push = [](std::vector<Want>& v, Want w) {
+    if (!v.empty() && v.back().at == w.at) {
+      if (v.back().approx) v.back() = w;
+      return;
+    }
+    v.push_back(w);
+  };
+  std::vector<std::pair<Time, int>> want_settling, want_transfer, want_tips;
+  const auto segment = [&](Time ps, const mems::Sweep& w) {
+    const mems::Positioning& q = w.positioning;
+    const Time pe = ps + q.total(), se = pe + w.transfer;
+    if (w.start.x_nm != w.from.x_nm) {
+      push(want_x, {ps, double(w.from.x_nm), true});
+      push(want_x, {ps + q.x_seek, double(w.start.x_nm), false});
+      want_settling.push_back({ps + q.x_seek, 1});
+      want_settling.push_back({ps + q.x_seek + q.settle, 0});
+    }
+    const Time y_arrives = ps + q.start_turnaround + q.y_seek;
+    if (w.start.y_nm != w.from.y_nm) {
+      push(want_y, {ps + q.start_turnaround, double(w.from.y_nm), true});
+      push(want_y, {y_arrives, double(w.start.y_nm), false});
+    }
+    if (w.rows > 0) {
+      if (w.start.y_nm == w.from.y_nm || y_arrives < pe) push(want_y, {pe, double(w.start.y_nm), true});
+      push(want_y, {se, double(w.end.y_nm), false});
+      want_transfer.push_back({pe, 1});
+      want_transfer.push_back({se, 0});
+      want_tips.push_back({pe, static_cast<int>(w.max_active_tips)});
+      want_tips.push_back({se, 0});
+    }
+    return se;
+  };
+  Time t = t1;
+  for (const mems::Sweep& w : s1) t = segment(t, w);
+  for (const mems::Sweep& w : s2) t = segment(t, w);
+  segment(t3 + su, move);
+  // The segments of this script exercise every case: X and Y moves, a Y seek that ends before
+  // an X-dominated positioning, a turnaround at the end of a Y seek (the second sweep).
+  CHECK(s2[1].positioning.turnaround_count == 1);
+  CHECK(s2[1].start.x_nm == s2[1].from.x_nm);
+  CHECK(s1[0].positioning.x_seek + s1[0].positioning.settle >
+        s1[0].positioning.start_turnaround + s1[0].positioning.y_seek);
+
+  const auto check_ramp = [&](const std::string& name, const std::vector<Want>& want) {
+    const auto got = changes(name);
+    INFO(name);
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      INFO("change " << i << " at " << got[i].first << " ps: " << got[i].second);
+      CHECK(got[i].first == want[i].at.count());
+      const double v = std::strtod(got[i].second.c_str(), nullptr);
+      if (want[i].approx)
+        CHECK(std::abs(v - want[i].value) <= 1e-9 * std::max(1.0, std::abs(want[i].value)));
+      else
+        CHECK(v == want[i].value);
+    }
+  };
+  check_ramp("mems.sled.x_nm", want_x);
+  check_ramp("mems.sled.y_nm", want_y);
+  const auto check_steps = [&](const std::string& name, const std::vector<std::pair<Time, int>>& want) {
+    const auto got = changes(name);
+    INFO(name);
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      CHECK(got[i].first == want[i].first.count());
+      CHECK((got[i].second.size() == 1 ? std::stoll(got[i].second) : bits(got[i].second)) == want[i].second);
+    }
+  };
+  check_steps("mems.sled.settling", want_settling);
+  check_steps("mems.sled.transferring", want_transfer);
+  check_steps("mems.sled.active_tips", want_tips);
+  check_steps("mems.sled.startup", {{t3, 1}, {t3 + su, 0}});
+  // Power: Active while serving (the second command follows the first at once: no Idle between),
+  // Idle after, Inactive 100 ms later; the move starts from Inactive.
+  const int inactive = 0, idle = 1, active = 2;
+  check_steps("mems.sled.power_state", {{t1, active},
+                                        {end2, idle},
+                                        {end2 + from_ms(100), inactive},
+                                        {t3, active},
+                                        {end3, idle},
+                                        {end3 + from_ms(100), inactive}});
 }
