@@ -461,17 +461,19 @@ std::vector<KeySpec> build_schema() {
   // [trace]
   add("trace.enabled", "boolean", "true or false", "write waves.vcd and waves.gtkw",
       [](const toml::node& n, Scenario& sc) { sc.tracing = get_bool(n); });
-  add("trace.groups", "array of strings", "any of mechanics, firmware, bus, host", "signal groups to trace",
+  add("trace.groups", "array of strings", "any of mechanics, firmware, bus, host, sled",
+      "signal groups to trace (sled: the MEMS device's sled; mechanics: the disk's)",
       [](const toml::node& n, Scenario& sc) {
         const toml::array* a = n.as_array();
         if (!a || a->empty())
-          throw Invalid{"a non-empty array of mechanics, firmware, bus, host", describe_toml_value(n)};
+          throw Invalid{"a non-empty array of mechanics, firmware, bus, host, sled", describe_toml_value(n)};
         sc.trace_groups.clear();
         for (const toml::node& e : *a) {
-          const std::string g = get_choice(e, {"mechanics", "firmware", "bus", "host"});
+          const std::string g = get_choice(e, {"mechanics", "firmware", "bus", "host", "sled"});
           const TraceGroup tg = g == "mechanics"  ? TraceGroup::Mechanics
                                 : g == "firmware" ? TraceGroup::Firmware
                                 : g == "bus"      ? TraceGroup::Bus
+                                : g == "sled"     ? TraceGroup::Sled
                                                   : TraceGroup::Host;
           if (std::find(sc.trace_groups.begin(), sc.trace_groups.end(), tg) == sc.trace_groups.end())
             sc.trace_groups.push_back(tg);
@@ -638,7 +640,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& file, const std::string& base_dir) {
   Scenario sc;
   sc.device = hp97560();
-  sc.trace_groups = {TraceGroup::Mechanics, TraceGroup::Firmware, TraceGroup::Bus, TraceGroup::Host};
+  sc.trace_groups = {TraceGroup::Mechanics, TraceGroup::Firmware, TraceGroup::Bus, TraceGroup::Host,
+                     TraceGroup::Sled};
   sc.source = file;
   sc.base_dir = base_dir;
   // workload.kind defaults to "trace" when a trace path is given, "synthetic" otherwise.

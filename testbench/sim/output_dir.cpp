@@ -29,7 +29,8 @@ const std::vector<std::string>& output_file_names() {
                                                  "waves.vcd",
                                                  "waves.gtkw",
                                                  "waves.fst",
-                                                 "waves.firmware.state.txt"};
+                                                 "waves.firmware.state.txt",
+                                                 "waves.mems.sled.power_state.txt"};
   return names;
 }
 
