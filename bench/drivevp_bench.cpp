@@ -159,6 +159,20 @@ fs::path write_mix_scenario(std::uint64_t requests) {
   return p;
 }
 
+/// DiskSim 4.0's G1 speed workload (issue 8): MEMS G1 (DiskSim's layout), FCFS, open loop,
+/// exponential inter-arrival times with a 50 ms mean, exponential sizes with a 4 KB mean, two
+/// thirds reads, uniform placement; `requests` requests. No data check (DiskSim keeps no data).
+fs::path mems_g1_scenario(std::uint64_t requests) {
+  const fs::path p = scratch() / ("mems-g1-" + std::to_string(requests) + ".toml");
+  std::ofstream f(p);
+  f << "[device]\npreset = \"mems_g1\"\n\n[firmware]\npolicy = \"fcfs\"\nqueue_depth = 64\n\n[workload]\n"
+       "kind = \"synthetic\"\nloop = \"open\"\narrival = \"poisson\"\nrate_per_s = 20\naddress = \"uniform\"\n"
+       "size = \"exponential\"\nsize_mean_blocks = 8\nread_fraction = 0.6667\n\n[run]\nseed = 1\nrequests = "
+    << requests << "\ncheck_data = false\n";
+  if (!f) throw std::runtime_error("cannot write " + p.string());
+  return p;
+}
+
 /// A DiskSim-format trace ("arrival_ms device block count flags", flags bit0 = read) of `n`
 /// requests for device 0, fixed seed: Poisson arrivals at 40 requests/s, uniform 8-block reads
 /// over the HP 97560 (2,684,016 blocks). Reads only, so the sparse media store stays empty and
@@ -261,6 +275,20 @@ void BM_WriteMix(benchmark::State& state) {
   }
 }
 
+// (4) DiskSim 4.0's MEMS G1 speed workload: 250,000 requests (DiskSim: about 93,000 req/s on
+// this machine), and 2,500,000 for flat memory.
+void BM_MemsG1_FCFS(benchmark::State& state) {
+  const auto n = static_cast<std::uint64_t>(state.range(0));
+  for (auto _ : state) {
+    if (!guarded(state, [&] {
+          auto args = std::vector<std::string>{"run", mems_g1_scenario(n).string()};
+          for (auto& a : common_args("mems-g1")) args.push_back(a);
+          report(state, run_drivevp(args));
+        }))
+      break;
+  }
+}
+
 // (2b) The same replay with waveform tracing on (all groups, no window) and off; compare
 // child_wall_s (the traced run's VCD is finished after drivevp's own wall clock stops).
 void BM_TraceReplayTraced(benchmark::State& state) {
@@ -288,6 +316,14 @@ std::int64_t env_int(const char* name, std::int64_t fallback) {
 
 const int kReps = static_cast<int>(env_int("DRIVEVP_BENCH_REPS", 3));
 
+BENCHMARK(BM_MemsG1_FCFS)
+    ->Arg(250'000)
+    ->Arg(2'500'000)
+    ->Iterations(1)
+    ->Repetitions(kReps)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond)
+    ->ReportAggregatesOnly(true);
 BENCHMARK(BM_FCFS_1M)
     ->Iterations(1)
     ->Repetitions(kReps)

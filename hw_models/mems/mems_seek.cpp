@@ -1,5 +1,8 @@
 #include "hw_models/mems/mems_seek.h"
 
+#include <array>
+#include <functional>
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -126,8 +129,27 @@ MemsSeek::MemsSeek(const MemsParams& params, SeekMethod method)
       settle_(params.settle()) {}
 
 double MemsSeek::bang_bang_s(const Axis& axis, double from, double w0, double to, double w1) const {
-  return method_ == SeekMethod::Exact ? bang_bang_exact_s(axis, from, w0, to, w1)
-                                      : bang_bang_chunked_s(axis, from, w0, to, w1);
+  // The firmware's predictor and the device compute the same move one after the other (the
+  // prediction at dispatch, the access when the command arrives): a small per-thread memo of
+  // recent moves, keyed on every input (axis constants and method included, so two MemsSeek with
+  // equal parameters share entries and results are bit-identical to a fresh computation).
+  struct Memo {
+    double accel = -1, omega2 = 0, from = 0, w0 = 0, to = 0, w1 = 0, seconds = 0;
+    SeekMethod method = SeekMethod::Exact;
+  };
+  constexpr std::size_t kSlots = 16;
+  thread_local std::array<Memo, kSlots> memo{};
+  const std::size_t slot =
+      (std::hash<double>{}(from)*31 + std::hash<double>{}(to)*7 + std::hash<double>{}(w0) + (axis.omega2 != 0)) %
+      kSlots;
+  Memo& m = memo[slot];
+  if (m.accel == axis.accel_nm_s2 && m.omega2 == axis.omega2 && m.from == from && m.to == to && m.w0 == w0 &&
+      m.w1 == w1 && m.method == method_)
+    return m.seconds;
+  const double s = method_ == SeekMethod::Exact ? bang_bang_exact_s(axis, from, w0, to, w1)
+                                                : bang_bang_chunked_s(axis, from, w0, to, w1);
+  m = Memo{axis.accel_nm_s2, axis.omega2, from, w0, to, w1, s, method_};
+  return s;
 }
 
 double MemsSeek::x_seek_s(std::int64_t from_nm, std::int64_t to_nm) const {
