@@ -49,6 +49,18 @@ class ListSource final : public WorkloadSource {
   std::size_t next_ = 0;
 };
 
+/// A command for a ListSource: `blocks` blocks from `lbn`, arriving at `t` (the host numbers
+/// commands in submission order; `id` is only the source's).
+inline Command command_at(Time t, Op op, std::uint64_t lbn, std::uint32_t blocks, std::uint64_t id = 0) {
+  Command c;
+  c.id = id;
+  c.arrival = t;
+  c.op = op;
+  c.lbn = lbn;
+  c.blocks = blocks;
+  return c;
+}
+
 /// A fresh directory under the system temporary directory, removed (recursively) on destruction.
 class TempDir {
  public:

@@ -54,14 +54,7 @@ class BatchingPolicy final : public SchedulingPolicy {
   std::deque<Command> queue_;
 };
 
-Command at(Time t, Op op, std::uint64_t lbn, std::uint32_t blocks) {
-  Command c;
-  c.arrival = t;
-  c.op = op;
-  c.lbn = lbn;
-  c.blocks = blocks;
-  return c;
-}
+Command at(Time t, Op op, std::uint64_t lbn, std::uint32_t blocks) { return command_at(t, op, lbn, blocks); }
 
 TEST_CASE("sim: A batch decision is served in one media access and its commands complete together",
           "[sim][batch][firmware]") {

@@ -79,13 +79,7 @@ TEST_CASE("sim: MEMS G3: conservation and data integrity over 100,000 mixed requ
 }
 
 Command at(std::uint64_t id, Time t, Op op, std::uint64_t lbn, std::uint32_t blocks) {
-  Command c;
-  c.id = id;
-  c.arrival = t;
-  c.op = op;
-  c.lbn = lbn;
-  c.blocks = blocks;
-  return c;
+  return command_at(t, op, lbn, blocks, id);
 }
 
 TEST_CASE("sim: MEMS: a batch at one (x, y) across k regions completes in one access at the model's time",
