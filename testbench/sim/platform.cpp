@@ -212,6 +212,8 @@ nlohmann::json scenario_json(const Scenario& sc, const std::string& workload) {
                    {"columns_per_cylinder", layout.columns_per_cylinder()},
                    {"cells_per_row", layout.cells_per_row()},
                    {"sleds", layout.sleds()},
+                   {"layout", mems::to_string(sc.mems.layout)},
+                   {"seek_method", sc.mems_seek_method == mems::SeekMethod::Exact ? "exact" : "disksim"},
                    {"capacity_blocks", layout.capacity()}};
   } else {
     j["device"] = {{"preset", sc.device.preset},
