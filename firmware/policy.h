@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "firmware/predictor.h"
+#include "hw_models/param_keys.h"
 #include "tlm_bus/command.h"
 
 namespace drivevp {
@@ -97,17 +98,30 @@ class SchedulingPolicy {
   virtual void on_complete(const Command& /*command*/, const SchedulingContext& /*ctx*/) {}
 };
 
-/// One numeric parameter of a policy. Its scenario key is `firmware.<name>`.
-struct PolicyParameter {
-  std::string name;
+/// One parameter of a policy, declared by the policy beside its factory: a typed key
+/// (hw_models/param_keys.h: Number, Integer, Boolean or Enum, with range, choices, unit and a
+/// description with its source) and its default. Its scenario key is `firmware.<name>`; the
+/// scenario loader checks a value against the declaration before the policy sees it, and
+/// `drivevp keys` lists it. A List is not available to policies (PolicyParams holds one number).
+struct PolicyParameter : KeyDecl {
+  /// The default in PolicyParams' encoding (below).
   double default_value = 0;
-  double min = 0;           ///< inclusive
-  double max = 0;           ///< inclusive
-  std::string unit;         ///< e.g. "" (dimensionless), "ms", "requests"
-  std::string description;  ///< one line, with its source
+
+  /// A real number in [min, max] (inclusive).
+  static PolicyParameter number(std::string name, double default_value, double min, double max, std::string unit,
+                                std::string description);
+  /// An integer in [min, max] (inclusive).
+  static PolicyParameter integer(std::string name, double default_value, double min, double max, std::string unit,
+                                 std::string description);
+  /// true or false.
+  static PolicyParameter boolean(std::string name, bool default_value, std::string description);
+  /// One of `choices`; `default_choice` must be one of them (else std::invalid_argument).
+  static PolicyParameter one_of(std::string name, std::vector<std::string> choices, const std::string& default_choice,
+                                std::string description);
 };
 
 /// Parameter values by name; every parameter of the policy is present (defaults filled in).
+/// Number and Integer: the value; Boolean: 0 or 1; Enum: the index of the choice in `choices`.
 using PolicyParams = std::map<std::string, double, std::less<>>;
 
 /// A registry entry: name as used in scenarios (`firmware.policy`), the paper name, parameters,
@@ -132,7 +146,8 @@ const std::vector<PolicyInfo>& policy_registry();
 const PolicyInfo* find_policy(std::string_view key);
 /// Builds the policy `key` for a device of kind `device_kind` with `overrides` on top of its
 /// defaults. Throws std::invalid_argument for an unknown key, a policy that does not apply to the
-/// device (naming both), an unknown parameter or a value outside [min, max].
+/// device (naming both), an unknown parameter, a value outside [min, max] (Enum: [0, choices - 1];
+/// Boolean: [0, 1]) or a fraction for an Integer, Boolean or Enum parameter.
 std::unique_ptr<SchedulingPolicy> make_policy(std::string_view key, const PolicyParams& overrides = {},
                                               std::string_view device_kind = "disk");
 

@@ -1,11 +1,56 @@
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "firmware/policies/mems/mems_policy.h"
 #include "firmware/policies/policies.h"
 #include "firmware/policy.h"
 
 namespace drivevp {
+
+namespace {
+
+PolicyParameter declared(std::string name, KeyType type, double default_value, double min, double max, std::string unit,
+                         std::string description) {
+  PolicyParameter p;
+  p.name = std::move(name);
+  p.type = type;
+  p.default_value = default_value;
+  p.min = min;
+  p.max = max;
+  p.unit = std::move(unit);
+  p.description = std::move(description);
+  return p;
+}
+
+}  // namespace
+
+PolicyParameter PolicyParameter::number(std::string name, double default_value, double min, double max,
+                                        std::string unit, std::string description) {
+  return declared(std::move(name), KeyType::Number, default_value, min, max, std::move(unit), std::move(description));
+}
+
+PolicyParameter PolicyParameter::integer(std::string name, double default_value, double min, double max,
+                                         std::string unit, std::string description) {
+  return declared(std::move(name), KeyType::Integer, default_value, min, max, std::move(unit), std::move(description));
+}
+
+PolicyParameter PolicyParameter::boolean(std::string name, bool default_value, std::string description) {
+  return declared(std::move(name), KeyType::Boolean, default_value ? 1 : 0, 0, 1, "", std::move(description));
+}
+
+PolicyParameter PolicyParameter::one_of(std::string name, std::vector<std::string> choices,
+                                        const std::string& default_choice, std::string description) {
+  const auto it = std::find(choices.begin(), choices.end(), default_choice);
+  if (it == choices.end())
+    throw std::invalid_argument("policy parameter '" + name + "': default '" + default_choice +
+                                "' is not one of its choices");
+  PolicyParameter p = declared(std::move(name), KeyType::Enum, static_cast<double>(it - choices.begin()), 0,
+                               static_cast<double>(choices.size() - 1), "", std::move(description));
+  p.choices = std::move(choices);
+  return p;
+}
 
 const std::vector<PolicyInfo>& policy_registry() {
   // One entry per policy: adding a policy means its own file in firmware/policies/, its
@@ -47,11 +92,15 @@ std::unique_ptr<SchedulingPolicy> make_policy(std::string_view key, const Policy
   for (const auto& [name, value] : overrides) {
     auto it = params.find(name);
     if (it == params.end()) throw std::invalid_argument("policy '" + info->key + "' has no parameter '" + name + "'");
-    for (const PolicyParameter& p : info->params)
-      if (p.name == name && (value < p.min || value > p.max))
-        throw std::invalid_argument("policy '" + info->key + "' parameter '" + name + "' must be in [" +
-                                    std::to_string(p.min) + ", " + std::to_string(p.max) + "], got " +
-                                    std::to_string(value));
+    for (const PolicyParameter& p : info->params) {
+      if (p.name != name) continue;
+      // Integer, Boolean and Enum values (an Enum's choice index) are whole numbers.
+      const bool whole = p.type == KeyType::Integer || p.type == KeyType::Boolean || p.type == KeyType::Enum;
+      if (!(value >= p.min && value <= p.max) || (whole && value != std::floor(value)))
+        throw std::invalid_argument("policy '" + info->key + "' parameter '" + name + "' must be " +
+                                    (whole ? "an integer " : "") + "in [" + std::to_string(p.min) + ", " +
+                                    std::to_string(p.max) + "], got " + std::to_string(value));
+    }
     it->second = value;
   }
   return info->make(params, device_kind);

@@ -28,9 +28,10 @@ PolicyInfo describe_aged_sptf() {
           "ASPTF(W)",
           "SPTF on access time - (W / 1000) x waiting time (Worthington, Ganger & Patt, SIGMETRICS 1994; "
           "Jacobson & Wilkes 1991 aged SATF; W per mille as in DiskSim 4.0)",
-          {{"age_weight", 6, 0, 1e9, "per mille",
-            "W, per mille: W / 1000 ps of access time off per ps of waiting (6: 6 us per ms); Worthington, "
-            "Ganger & Patt, SIGMETRICS 1994, ASPTF(W); DiskSim 4.0 ioqueue_get_request_from_opt_sptf_queue"}},
+          {PolicyParameter::number(
+              "age_weight", 6, 0, 1e9, "per mille",
+              "W, per mille: W / 1000 ps of access time off per ps of waiting (6: 6 us per ms); Worthington, "
+              "Ganger & Patt, SIGMETRICS 1994, ASPTF(W); DiskSim 4.0 ioqueue_get_request_from_opt_sptf_queue")},
           [](const PolicyParams& p, std::string_view) {
             return std::make_unique<ShortestPositioningFirst>("ASPTF(W)", p.at("age_weight"));
           }};

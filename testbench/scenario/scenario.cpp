@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 #include <toml++/toml.h>
 
+#include "hw_models/disk/disk_keys.h"
 #include "hw_models/mems/mems_keys.h"
 #include "hw_models/mems/mems_layout.h"
 #include "testbench/scenario/default_scenario.h"  // generated from configs/default.toml
@@ -163,20 +164,34 @@ bool is_mems_preset(const std::string& name) {
   return std::find(m.begin(), m.end(), name) != m.end();
 }
 
-/// The MEMS device's own keys ("device.<name>", hw_models/mems/mems_keys.h), and the MEMS-only
-/// device.seek_method.
-const ParamKey<mems::MemsParams>* find_mems_key(std::string_view dotted) {
+/// The declared key "device.<name>" of a device's table (hw_models/param_keys.h), or nullptr.
+template <class P>
+const ParamKey<P>* find_device_key(const std::vector<ParamKey<P>>& keys, std::string_view dotted) {
   if (dotted.rfind("device.", 0) != 0) return nullptr;
   const std::string_view name = dotted.substr(7);
-  for (const ParamKey<mems::MemsParams>& k : mems::mems_param_keys())
+  for (const ParamKey<P>& k : keys)
     if (k.name == name) return &k;
   return nullptr;
 }
+/// The disk's own keys (hw_models/disk/disk_keys.h).
+const ParamKey<DiskParams>* find_disk_key(std::string_view dotted) {
+  return find_device_key(disk_param_keys(), dotted);
+}
+/// The MEMS device's own keys (hw_models/mems/mems_keys.h), and the MEMS-only device.seek_method.
+const ParamKey<mems::MemsParams>* find_mems_key(std::string_view dotted) {
+  return find_device_key(mems::mems_param_keys(), dotted);
+}
 constexpr const char* kMemsSeekMethodKey = "device.seek_method";
 
+/// `value` as a message quotes it, or its item `item` (KeyValueError::kWholeValue: all of it).
+std::string describe_item(const toml::node& value, std::size_t item) {
+  const toml::array* a = value.as_array();
+  if (item == KeyValueError::kWholeValue || !a || item >= a->size()) return describe_toml_value(value);
+  return describe_toml_value(*a->get(item));
+}
+
 /// Reads a declared key's value (hw_models/param_keys.h) with its type and range; throws Invalid.
-template <class P>
-KeyValue read_declared(const toml::node& n, const ParamKey<P>& k) {
+KeyValue read_declared(const toml::node& n, const KeyDecl& k) {
   KeyValue v;
   switch (k.type) {
     case KeyType::Integer:
@@ -193,14 +208,60 @@ KeyValue read_declared(const toml::node& n, const ParamKey<P>& k) {
       break;
     case KeyType::List: {
       const toml::array* a = n.as_array();
-      const std::string expected =
-          fmt::format("an array of {} to {} numbers in [{}, {}]", k.min_items, k.max_items, k.min, k.max);
-      if (!a || a->size() < k.min_items || a->size() > k.max_items) throw Invalid{expected, describe_toml_value(n)};
-      for (const toml::node& e : *a) v.list.push_back(get_float(e, k.min, k.max));
+      if (k.columns.empty()) {
+        const std::string expected =
+            fmt::format("an array of {} to {} numbers in [{}, {}]", k.min_items, k.max_items, k.min, k.max);
+        if (!a || a->size() < k.min_items || a->size() > k.max_items) throw Invalid{expected, describe_toml_value(n)};
+        for (const toml::node& e : *a) v.list.push_back(get_float(e, k.min, k.max));
+        break;
+      }
+      // A List of tuples: the count, then item by item its shape and its columns in order, the
+      // key's rule across items after each column (param_keys.h).
+      std::string count_expected = k.shape;
+      if (k.max_items != KeyDecl::kUnbounded)
+        count_expected += fmt::format(", {} to {} {}", k.min_items, k.max_items, k.unit);
+      if (!a || a->size() < k.min_items || a->size() > k.max_items)
+        throw Invalid{count_expected, describe_toml_value(n)};
+      for (const toml::node& e : *a) {
+        const toml::array* t = e.as_array();
+        if (!t || t->size() != k.columns.size()) throw Invalid{k.shape, describe_toml_value(e)};
+        v.rows.emplace_back();
+        for (std::size_t c = 0; c < k.columns.size(); ++c) {
+          const KeyColumn& col = k.columns[c];
+          const toml::node& x = *t->get(c);
+          v.rows.back().push_back(col.type == KeyType::Integer
+                                      ? static_cast<double>(get_int(x, static_cast<std::int64_t>(col.min),
+                                                                    static_cast<std::int64_t>(col.max)))
+                                      : get_float(x, col.min, col.max));
+          if (!k.check) continue;
+          try {
+            k.check(v.rows);
+          } catch (const KeyValueError& err) {
+            throw Invalid{err.expected, describe_item(n, err.item)};
+          }
+        }
+      }
       break;
     }
   }
   return v;
+}
+
+/// Reads the declared key `<section>.<k.name>` of `entry` and sets it in `p`; throws ConfigError
+/// naming the place, the key, what was expected and what was found.
+template <class P>
+void apply_declared(const ParamKey<P>& k, const std::string& section, const Entry& entry, P& p) {
+  try {
+    k.set(p, read_declared(*entry.node, k));
+  } catch (const Invalid& inv) {
+    throw ConfigError(
+        fmt::format("{}: {}.{}: expected {}, found {}", entry.where, section, k.name, inv.expected, inv.found));
+  } catch (const KeyValueError& err) {
+    throw ConfigError(fmt::format("{}: {}.{}: expected {}, found {}", entry.where, section, k.name, err.expected,
+                                  describe_item(*entry.node, err.item)));
+  } catch (const std::invalid_argument& ex) {
+    throw ConfigError(fmt::format("{}: {}.{}: {}", entry.where, section, k.name, ex.what()));
+  }
 }
 
 std::string declared_type(KeyType t) {
@@ -219,7 +280,54 @@ std::string declared_type(KeyType t) {
   return "?";
 }
 
-void rebuild_single_zone(DiskParams& d, std::uint32_t spt) { d.zones = {Zone{0, d.cylinders, spt}}; }
+/// A declared key's accepted values for `drivevp keys`: range and unit, choices, or items.
+std::string declared_range(const KeyDecl& k) {
+  auto with_unit = [](std::string s, const std::string& unit) { return unit.empty() ? s : s + " " + unit; };
+  switch (k.type) {
+    case KeyType::Integer:
+    case KeyType::Number:
+      return with_unit(fmt::format("{}{}, {}]", k.min_open ? "(" : "[", k.min, k.max), k.unit);
+    case KeyType::Boolean:
+      return "true or false";
+    case KeyType::Enum:
+      return one_of_text(k.choices);
+    case KeyType::List: {
+      if (k.columns.empty())
+        return with_unit(fmt::format("{} to {} numbers in [{}, {}]", k.min_items, k.max_items, k.min, k.max), k.unit);
+      std::string s = k.shape;
+      if (k.max_items != KeyDecl::kUnbounded) s += fmt::format(", {} to {} {}", k.min_items, k.max_items, k.unit);
+      for (std::size_t c = 0; c < k.columns.size(); ++c) {
+        const KeyColumn& col = k.columns[c];
+        s += fmt::format("{}{} {} in {}", c == 0 ? "; " : ", ", col.name, declared_type(col.type),
+                         with_unit(fmt::format("[{}, {}]", col.min, col.max), col.unit));
+      }
+      return s;
+    }
+  }
+  return "?";
+}
+
+/// A policy parameter's checked value as PolicyParams holds it (firmware/policy.h).
+double policy_value(const PolicyParameter& p, const KeyValue& v) {
+  switch (p.type) {
+    case KeyType::Enum:
+      return static_cast<double>(std::find(p.choices.begin(), p.choices.end(), v.text) - p.choices.begin());
+    case KeyType::List:
+      throw std::logic_error("policy parameter '" + p.name + "' is a List, which PolicyParams cannot hold");
+    default:
+      return v.number;
+  }
+}
+
+/// A policy parameter's default as `drivevp keys` shows it.
+std::string policy_default(const PolicyParameter& p) {
+  if (p.type == KeyType::Boolean) return p.default_value != 0 ? "true" : "false";
+  if (p.type == KeyType::Enum) {
+    const auto i = static_cast<std::size_t>(p.default_value);
+    return i < p.choices.size() ? p.choices[i] : "?";
+  }
+  return fmt::format("{}", p.default_value);
+}
 
 std::vector<KeySpec> build_schema() {
   std::vector<KeySpec> s;
@@ -227,7 +335,8 @@ std::vector<KeySpec> build_schema() {
                   std::function<void(const toml::node&, Scenario&)> apply) {
     s.push_back({std::move(key), std::move(type), std::move(allowed), std::move(desc), std::move(apply)});
   };
-  // [device] — preset first, then overrides (keys equal DiskParams members).
+  // [device] — the preset; the device's own keys are declared beside its parameters
+  // (hw_models/disk/disk_keys.h, hw_models/mems/mems_keys.h) and applied right after it.
   add("device.preset", "string", one_of_text(device_preset_names()),
       "device preset: a disk (hw_models/disk/disk_params.h) or a MEMS device (hw_models/mems/mems_params.h)",
       [](const toml::node& n, Scenario& sc) {
@@ -239,93 +348,6 @@ std::vector<KeySpec> build_schema() {
           sc.device_kind = "disk";
           sc.device = disk_preset(name);
         }
-      });
-  add("device.cylinders", "integer", "[1, 10000000]", "cylinders (single-zone presets keep one zone)",
-      [](const toml::node& n, Scenario& sc) {
-        sc.device.cylinders = static_cast<std::uint32_t>(get_int(n, 1, 10'000'000));
-        if (sc.device.zones.size() == 1) rebuild_single_zone(sc.device, sc.device.zones[0].sectors_per_track);
-      });
-  add("device.heads", "integer", "[1, 1024]", "tracks per cylinder",
-      [](const toml::node& n, Scenario& sc) { sc.device.heads = static_cast<std::uint32_t>(get_int(n, 1, 1024)); });
-  add("device.sectors_per_track", "integer", "[1, 100000]", "sectors per track (makes the disk single-zone)",
-      [](const toml::node& n, Scenario& sc) {
-        rebuild_single_zone(sc.device, static_cast<std::uint32_t>(get_int(n, 1, 100'000)));
-      });
-  add("device.zones", "array", "[[first_cylinder, cylinders, sectors_per_track], ...] tiling the cylinders in order",
-      "recording zones (replaces the preset's zones; set device.cylinders first if it changes)",
-      [](const toml::node& n, Scenario& sc) {
-        const std::string expected =
-            "an array of [first_cylinder, cylinders, sectors_per_track] triples tiling [0, device.cylinders) in order";
-        const toml::array* a = n.as_array();
-        if (!a || a->empty() || a->size() > ParameterPage::kMaxZones)
-          throw Invalid{expected + ", 1 to 64 zones", describe_toml_value(n)};
-        std::vector<Zone> zones;
-        std::uint32_t next = 0;
-        for (const toml::node& e : *a) {
-          const toml::array* z = e.as_array();
-          if (!z || z->size() != 3) throw Invalid{expected, describe_toml_value(e)};
-          Zone zone{static_cast<std::uint32_t>(get_int(*z->get(0), 0, 10'000'000)),
-                    static_cast<std::uint32_t>(get_int(*z->get(1), 1, 10'000'000)),
-                    static_cast<std::uint32_t>(get_int(*z->get(2), 1, 100'000))};
-          if (zone.first_cylinder != next)
-            throw Invalid{expected + " (next zone must start at cylinder " + std::to_string(next) + ")",
-                          describe_toml_value(e)};
-          next += zone.cylinders;
-          zones.push_back(zone);
-        }
-        if (next != sc.device.cylinders)
-          throw Invalid{expected + " (zones cover " + std::to_string(next) + " cylinders, device.cylinders is " +
-                            std::to_string(sc.device.cylinders) + ")",
-                        describe_toml_value(n)};
-        sc.device.zones = std::move(zones);
-      });
-  add("device.track_skew", "integer", "[0, 99999]", "track skew in sectors", [](const toml::node& n, Scenario& sc) {
-    sc.device.track_skew = static_cast<std::uint32_t>(get_int(n, 0, 99'999));
-  });
-  add("device.cylinder_skew", "integer", "[0, 99999]", "cylinder skew in sectors",
-      [](const toml::node& n, Scenario& sc) {
-        sc.device.cylinder_skew = static_cast<std::uint32_t>(get_int(n, 0, 99'999));
-      });
-  add("device.rpm", "number", "[60, 100000]", "spindle speed in revolutions per minute",
-      [](const toml::node& n, Scenario& sc) { sc.device.rpm = get_float(n, 60, 100'000); });
-  add("device.head_switch_ms", "number", "[0, 1000]", "head switch time, ms",
-      [](const toml::node& n, Scenario& sc) { sc.device.head_switch_ms = get_float(n, 0, 1000); });
-  add("device.settle_ms", "number", "[0, 1000]", "settle time added to every arm move, ms",
-      [](const toml::node& n, Scenario& sc) { sc.device.settle_ms = get_float(n, 0, 1000); });
-  add("device.command_overhead_ms", "number", "[0, 1000]", "controller overhead per command, ms",
-      [](const toml::node& n, Scenario& sc) { sc.device.command_overhead_ms = get_float(n, 0, 1000); });
-  add("device.seek_calibration_samples", "integer", "[2, 128]", "seek samples in the parameter page",
-      [](const toml::node& n, Scenario& sc) {
-        sc.device.seek_calibration_samples = static_cast<std::uint32_t>(get_int(n, 2, 128));
-      });
-  add("device.seek_curve.short_const_ms", "number", "[0, 1000]", "seek curve: short-branch constant, ms",
-      [](const toml::node& n, Scenario& sc) { sc.device.seek_curve.short_const_ms = get_float(n, 0, 1000); });
-  add("device.seek_curve.short_sqrt_ms", "number", "[0, 1000]", "seek curve: short-branch sqrt(d) coefficient, ms",
-      [](const toml::node& n, Scenario& sc) { sc.device.seek_curve.short_sqrt_ms = get_float(n, 0, 1000); });
-  add("device.seek_curve.long_const_ms", "number", "[0, 1000]", "seek curve: long-branch constant, ms",
-      [](const toml::node& n, Scenario& sc) { sc.device.seek_curve.long_const_ms = get_float(n, 0, 1000); });
-  add("device.seek_curve.long_linear_ms", "number", "[0, 1000]", "seek curve: long-branch d coefficient, ms",
-      [](const toml::node& n, Scenario& sc) { sc.device.seek_curve.long_linear_ms = get_float(n, 0, 1000); });
-  add("device.seek_curve.short_max_distance", "integer", "[0, 10000000]",
-      "seek curve: last distance of the short branch", [](const toml::node& n, Scenario& sc) {
-        sc.device.seek_curve.short_max_distance = static_cast<std::uint32_t>(get_int(n, 0, 10'000'000));
-      });
-  add("device.seek_table", "array", "[[distance, ms], ...] with distances >= 1 strictly increasing",
-      "seek profile as a table of samples (overrides the curve)", [](const toml::node& n, Scenario& sc) {
-        const std::string expected = "an array of [distance, ms] pairs, distances >= 1 strictly increasing";
-        const toml::array* a = n.as_array();
-        if (!a || a->empty()) throw Invalid{expected, describe_toml_value(n)};
-        std::vector<std::uint32_t> d;
-        std::vector<Time> t;
-        for (const toml::node& e : *a) {
-          const toml::array* p = e.as_array();
-          if (!p || p->size() != 2) throw Invalid{expected, describe_toml_value(e)};
-          const std::int64_t dist = get_int(*p->get(0), 1, 10'000'000);
-          if (!d.empty() && dist <= d.back()) throw Invalid{expected, describe_toml_value(e)};
-          d.push_back(static_cast<std::uint32_t>(dist));
-          t.push_back(from_ms(get_float(*p->get(1), 0, 10'000)));
-        }
-        sc.device.seek_table = SeekTable(std::move(d), std::move(t));
       });
   // [firmware]
   add("firmware.policy", "string", one_of_text(keys_of_policies()), "scheduling policy (firmware/policies/)",
@@ -498,6 +520,22 @@ const std::vector<KeySpec>& schema() {
   return s;
 }
 
+/// The keys an unknown key's message lists for its section, in `drivevp keys` order: the
+/// schema's, with a disk's own keys right after device.preset (a MEMS device's unknown keys have
+/// their own message).
+const std::vector<std::string>& general_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k;
+    for (const KeySpec& s : schema()) {
+      k.push_back(s.key);
+      if (s.key == "device.preset")
+        for (const ParamKey<DiskParams>& d : disk_param_keys()) k.push_back("device." + d.name);
+    }
+    return k;
+  }();
+  return keys;
+}
+
 void flatten(const toml::table& t, const std::string& prefix, const std::string& file,
              std::map<std::string, Entry>& out) {
   for (auto&& [k, v] : t) {
@@ -640,8 +678,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& file, const std::string& base_dir) {
   Scenario sc;
   sc.device = hp97560();
-  sc.trace_groups = {TraceGroup::Mechanics, TraceGroup::Firmware, TraceGroup::Bus, TraceGroup::Host,
-                     TraceGroup::Sled};
+  sc.trace_groups = {TraceGroup::Mechanics, TraceGroup::Firmware, TraceGroup::Bus, TraceGroup::Host, TraceGroup::Sled};
   sc.source = file;
   sc.base_dir = base_dir;
   // workload.kind defaults to "trace" when a trace path is given, "synthetic" otherwise.
@@ -656,8 +693,8 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
     return v ? *v : std::string();
   }();
   const PolicyInfo* policy_info = find_policy(policy_key);
-  // The device kind decides which device.* keys exist: a disk's (the schema) or a MEMS device's
-  // (declared in hw_models/mems/mems_keys.cpp).
+  // The device kind decides which device.* keys exist: a disk's (hw_models/disk/disk_keys.cpp) or
+  // a MEMS device's (hw_models/mems/mems_keys.cpp), each declared beside the device's parameters.
   const auto preset_entry = entries.find("device.preset");
   const std::string preset_name = [&] {
     if (preset_entry == entries.end()) return std::string("hp97560");
@@ -671,26 +708,27 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
     return s;
   };
   for (const auto& [key, e] : entries) {
-    const bool known =
-        std::any_of(schema().begin(), schema().end(), [&wanted = key](const KeySpec& k) { return k.key == wanted; });
     if (key.rfind("device.", 0) == 0 && key != "device.preset") {
+      const bool disk_key = find_disk_key(key) != nullptr;
       const bool mems_key = find_mems_key(key) != nullptr || key == kMemsSeekMethodKey;
       if (mems_device) {
         if (mems_key) continue;
-        if (known)
+        if (disk_key)
           throw ConfigError(
               fmt::format("{}: {} applies only to a disk; device.preset '{}' is a MEMS device (its keys: {})", e.where,
                           clip(key), preset_name, mems_keys_text()));
         throw ConfigError(fmt::format("{}: unknown key '{}'; a MEMS device (device.preset '{}') accepts: {}", e.where,
                                       clip(key), preset_name, mems_keys_text()));
       }
-      if (mems_key && !known)
+      if (disk_key) continue;
+      if (mems_key)
         throw ConfigError(
             fmt::format("{}: {} applies only to a MEMS device (device.preset one of {}); device.preset "
                         "'{}' is a disk",
                         e.where, clip(key), fmt::join(mems::mems_preset_names(), ", "), preset_name));
     }
-    if (known) continue;
+    if (std::any_of(schema().begin(), schema().end(), [&wanted = key](const KeySpec& k) { return k.key == wanted; }))
+      continue;
     if (key.rfind("firmware.", 0) == 0 && policy_info) {
       const std::string param = key.substr(9);
       if (std::any_of(policy_info->params.begin(), policy_info->params.end(),
@@ -703,38 +741,36 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
     }
     const std::string section = clip(key.substr(0, key.find('.')));
     std::string allowed;
-    for (const KeySpec& k : schema())
-      if (k.key.rfind(section + ".", 0) == 0) allowed += (allowed.empty() ? "" : ", ") + k.key;
+    for (const std::string& k : general_keys())
+      if (k.rfind(section + ".", 0) == 0) allowed += (allowed.empty() ? "" : ", ") + k;
     if (allowed.empty()) allowed = "sections device, firmware, workload, run, trace, output";
     throw ConfigError(fmt::format("{}: unknown key '{}'; allowed: {}", e.where, clip(key), allowed));
   }
 
   for (const KeySpec& k : schema()) {
-    auto it = entries.find(k.key);
-    if (it == entries.end()) continue;
-    if (mems_device && k.key.rfind("device.", 0) == 0 && k.key != "device.preset") continue;  // refused above
-    try {
-      k.apply(*it->second.node, sc);
-    } catch (const Invalid& inv) {
-      throw ConfigError(fmt::format("{}: {}: expected {}, found {}", it->second.where, k.key, inv.expected, inv.found));
-    } catch (const std::invalid_argument& ex) {
-      throw ConfigError(fmt::format("{}: {}: {}", it->second.where, k.key, ex.what()));
+    if (auto it = entries.find(k.key); it != entries.end()) {
+      try {
+        k.apply(*it->second.node, sc);
+      } catch (const Invalid& inv) {
+        throw ConfigError(
+            fmt::format("{}: {}: expected {}, found {}", it->second.where, k.key, inv.expected, inv.found));
+      } catch (const std::invalid_argument& ex) {
+        throw ConfigError(fmt::format("{}: {}: {}", it->second.where, k.key, ex.what()));
+      }
+    }
+    // A disk's own keys right after the preset, in their declaration order (device.cylinders
+    // before device.sectors_per_track and device.zones, which read it).
+    if (k.key == "device.preset" && !mems_device) {
+      for (const ParamKey<DiskParams>& d : disk_param_keys())
+        if (auto it = entries.find("device." + d.name); it != entries.end())
+          apply_declared(d, "device", it->second, sc.device);
     }
   }
   // The MEMS device's own keys, in their declaration order.
   if (mems_device) {
-    for (const ParamKey<mems::MemsParams>& k : mems::mems_param_keys()) {
-      auto it = entries.find("device." + k.name);
-      if (it == entries.end()) continue;
-      try {
-        k.set(sc.mems, read_declared(*it->second.node, k));
-      } catch (const Invalid& inv) {
-        throw ConfigError(
-            fmt::format("{}: device.{}: expected {}, found {}", it->second.where, k.name, inv.expected, inv.found));
-      } catch (const std::invalid_argument& ex) {
-        throw ConfigError(fmt::format("{}: device.{}: {}", it->second.where, k.name, ex.what()));
-      }
-    }
+    for (const ParamKey<mems::MemsParams>& k : mems::mems_param_keys())
+      if (auto it = entries.find("device." + k.name); it != entries.end())
+        apply_declared(k, "device", it->second, sc.mems);
     if (auto it = entries.find(kMemsSeekMethodKey); it != entries.end()) {
       try {
         sc.mems_seek_method = get_choice(*it->second.node, {"exact", "disksim"}) == "exact"
@@ -746,13 +782,13 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
       }
     }
   }
-  // Policy parameters.
+  // Policy parameters, declared by the policy (firmware/policy.h PolicyParameter).
   if (policy_info) {
     for (const PolicyParameter& p : policy_info->params) {
       auto it = entries.find("firmware." + p.name);
       if (it == entries.end()) continue;
       try {
-        sc.policy_params[p.name] = get_float(*it->second.node, p.min, p.max);
+        sc.policy_params[p.name] = policy_value(p, read_declared(*it->second.node, p));
       } catch (const Invalid& inv) {
         throw ConfigError(
             fmt::format("{}: firmware.{}: expected {}, found {}", it->second.where, p.name, inv.expected, inv.found));
@@ -879,22 +915,28 @@ std::uint64_t Scenario::capacity_blocks() const {
 
 std::string describe_scenario_keys() {
   std::string out;
-  for (const KeySpec& k : schema())
-    out += fmt::format("{:<38} {:<10} {}\n{:<49} {}\n", k.key, k.type, k.allowed, "", k.description);
-  const mems::MemsParams g1 = mems::mems_g1();
-  out += fmt::format("{:<38} {:<10} {}\n{:<49} {}\n", kMemsSeekMethodKey, "string", "one of exact, disksim", "",
-                     "MEMS: seek integration (exact spring motion, or DiskSim 4.0's chunked scheme; default exact)");
-  for (const ParamKey<mems::MemsParams>& k : mems::mems_param_keys()) {
-    const std::string range = k.type == KeyType::Boolean
-                                  ? "true or false"
-                                  : fmt::format("{}{}, {}] {}", k.min_open ? "(" : "[", k.min, k.max, k.unit);
-    out += fmt::format("{:<38} {:<10} {} (MEMS, mems_g1 {})\n{:<49} {}\n", "device." + k.name, declared_type(k.type),
-                       range, k.show(g1), "", k.description);
+  auto line = [&out](const std::string& key, const std::string& type, const std::string& allowed,
+                     const std::string& description) {
+    out += fmt::format("{:<38} {:<10} {}\n{:<49} {}\n", key, type, allowed, "", description);
+  };
+  const DiskParams hp = hp97560();
+  for (const KeySpec& k : schema()) {
+    line(k.key, k.type, k.allowed, k.description);
+    if (k.key != "device.preset") continue;
+    for (const ParamKey<DiskParams>& d : disk_param_keys())
+      line("device." + d.name, declared_type(d.type),
+           fmt::format("{} (disk, hp97560 {})", declared_range(d), d.show(hp)), d.description);
   }
+  const mems::MemsParams g1 = mems::mems_g1();
+  line(kMemsSeekMethodKey, "string", "one of exact, disksim",
+       "MEMS: seek integration (exact spring motion, or DiskSim 4.0's chunked scheme; default exact)");
+  for (const ParamKey<mems::MemsParams>& k : mems::mems_param_keys())
+    line("device." + k.name, declared_type(k.type), fmt::format("{} (MEMS, mems_g1 {})", declared_range(k), k.show(g1)),
+         k.description);
   for (const PolicyInfo& p : policy_registry())
     for (const PolicyParameter& q : p.params)
-      out += fmt::format("{:<38} {:<10} [{}, {}] (policy {}, default {})\n{:<49} {}\n", "firmware." + q.name, "number",
-                         q.min, q.max, p.key, q.default_value, "", q.description);
+      line("firmware." + q.name, declared_type(q.type),
+           fmt::format("{} (policy {}, default {})", declared_range(q), p.key, policy_default(q)), q.description);
   return out;
 }
 

@@ -10,10 +10,13 @@ namespace drivevp {
 
 namespace {
 
-/// The zones of 002 §4 ("we used 25×3 zones for each region"), as policy parameters.
+/// The zones of 002 §4 ("we used 25×3 zones for each region"), as integer policy parameters (the
+/// scenario loader also bounds them by the device's grid).
 std::vector<PolicyParameter> zone_params() {
-  return {{"zones_x", 25, 1, 100000, "zones", "zones per region along X (002 §4: 25; at most the device's cylinders)"},
-          {"zones_y", 3, 1, 100000, "zones", "zones per region along Y (002 §4: 3; at most the rows per column)"}};
+  return {PolicyParameter::integer("zones_x", 25, 1, 100000, "zones",
+                                   "zones per region along X (002 §4: 25; at most the device's cylinders)"),
+          PolicyParameter::integer("zones_y", 3, 1, 100000, "zones",
+                                   "zones per region along Y (002 §4: 3; at most the rows per column)")};
 }
 
 /// Adapts one mems_sched::Queue. The queue is built at the first command, from the MEMS

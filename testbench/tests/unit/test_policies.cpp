@@ -614,6 +614,7 @@ TEST_CASE("the registry lists every policy with its paper name", "[policy][regis
   REQUIRE(aged->params.size() == 1);
   const PolicyParameter& w = aged->params[0];
   CHECK(w.name == "age_weight");
+  CHECK(w.type == KeyType::Number);
   CHECK(w.default_value == 6);
   CHECK(w.min == 0);
   CHECK(w.max == 1e9);
