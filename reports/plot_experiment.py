@@ -75,6 +75,8 @@ FIGURE_FIELDS = {"name", "x", "y", "series", "panels", "title", "xlabel", "ylabe
                  "kind", "panel_values", "sharey"}
 FIGURE_KINDS = ("line", "bar")
 BAR_GROUP_WIDTH = 0.8           # the bars of one x category span this much of the unit spacing
+ROTATE_CATEGORIES_ABOVE = 4     # more categories than this on an x axis: labels slanted
+CATEGORY_LABEL_ROTATION = 30    # degrees
 SVG_HASH_SALT = "drivevp-experiment"
 
 
@@ -384,6 +386,9 @@ def figure_data(figure, axes, rows, experiment_path, summary_path):
     by_key = {a["key"]: a for a in axes}
     x_axis = by_key[figure["x"]]
     numeric = all(is_number(v) for v in x_axis["values"])
+    if figure["logx"] and figure["kind"] == "bar":
+        raise InputError(f"{experiment_path}: {where}.logx: expected false for a bar figure (its x is "
+                         f"categorical), found true")
     if figure["logx"]:
         if not numeric:
             raise InputError(f"{experiment_path}: {where}.logx: expected numeric x values, found "
@@ -484,6 +489,10 @@ def draw(figure, data, experiment_name):
                     cap.set_label("_nolegend_")
         if figure["logx"]:
             ax.set_xscale("log")
+            # Plain numbers (1, 10, and 2, 3, 20, 30 between them), not 10^k, as on a log y axis.
+            ax.xaxis.set_major_formatter(matplotlib.ticker.LogFormatter())
+            ax.xaxis.set_minor_formatter(matplotlib.ticker.LogFormatter(labelOnlyBase=False,
+                                                                        minor_thresholds=(2, 0.5)))
         if figure["logy"]:
             ax.set_yscale("log", nonpositive="clip")
             # Plain numbers (not 10^k), and the minor ticks labelled too when the data spans
@@ -496,6 +505,12 @@ def draw(figure, data, experiment_name):
             ax.xaxis.set_major_formatter(
                 matplotlib.ticker.FixedFormatter([value_text(v) for v in data["x_values"]]))
             ax.set_xlim(-0.5, len(xs) - 0.5)
+            if len(xs) > ROTATE_CATEGORIES_ABOVE:
+                # Many categories (policy names): slanted, so that neighbours do not run together.
+                for label in ax.get_xticklabels():
+                    label.set_rotation(CATEGORY_LABEL_ROTATION)
+                    label.set_horizontalalignment("right")
+                    label.set_rotation_mode("anchor")
         ax.set_xlabel(figure["xlabel"] or figure["x"])
         if p % ncols == 0 or not figure["sharey"]:
             ax.set_ylabel(figure["ylabel"] or figure["y"])

@@ -363,7 +363,9 @@ class PlotExperimentTest(unittest.TestCase):
                  (dict(figure("f", POLICY, "mean_ms", panels=RATE), panel_values=[20, 20.0]),
                   '"f".panel_values: expected distinct values, found 20.0 twice'),
                  (dict(figure("f", POLICY, "mean_ms", panels=RATE), panel_values=[]),
-                  '"f".panel_values: expected a non-empty array')]
+                  '"f".panel_values: expected a non-empty array'),
+                 (dict(figure("f", RATE, "mean_ms", series=POLICY, logx=True), kind="bar"),
+                  '"f".logx: expected false for a bar figure (its x is categorical), found true')]
         for i, (fig, *fragments) in enumerate(cases):
             with self.subTest(case=i):
                 s = self.sweep([(POLICY, ["fcfs", "sstf"]), (RATE, [10, 20])], [fig], subdir=f"case{i}")
