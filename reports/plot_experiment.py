@@ -4,16 +4,22 @@
 Input (formats: docs/experiments.md; written by `drivevp sweep` before it calls this script):
   DIR/experiment.json  "axes": [{"key", "values": [...], "zip": group (optional)}, ...] in axis
                        order; "metrics": [{"name", "path"}, ...]; "figures": [{"name", "x", "y",
-                       "series", "panels", "title", "xlabel", "ylabel", "logx", "logy"}, ...]
-                       (series, panels, title, xlabel, ylabel may be null; logx, logy booleans)
+                       "series", "panels", "title", "xlabel", "ylabel", "logx", "logy", "kind",
+                       "panel_values", "sharey"}, ...] (series, panels, title, xlabel, ylabel may be
+                       null; logx, logy booleans; kind "line" or "bar", default "line";
+                       panel_values null or values of the panels axis, default null = all of them;
+                       sharey a boolean, default true)
   DIR/summary.csv      header ``point,<axis keys...>,n,<m>_mean,<m>_sd,<m>_ci95,...``, one row
                        per point; an empty cell is a missing value (a mean is empty when every
                        replication of the point failed, sd and ci95 are empty when n < 2)
 
 For each figure, the mean of metric y against axis x: one line with markers per value of the
-`series` axis (in the axis' value order), one subplot per value of the `panels` axis (y shared),
-the 95 % confidence interval (the ci95 column, a half-width) as an error bar. Numeric x values
-are drawn on a numeric axis in ascending order; any other x axis is categorical, in axis order.
+`series` axis (in the axis' value order), one subplot per value of the `panels` axis (y shared
+unless sharey is false; only the panel_values, in their order, when given), the 95 % confidence
+interval (the ci95 column, a half-width) as an error bar. Numeric x values are drawn on a numeric
+axis in ascending order; any other x axis is categorical, in axis order. kind "bar" draws grouped
+bars instead of lines: x is always categorical (numbers in ascending order), one bar per series
+value side by side at each x (width 0.8 / number of series), the error bar at the bar's centre.
 A point with an empty mean, or with no row, is a gap in its line (NaN), never a 0; on a log y
 axis a mean <= 0 is a gap too (with a warning on stderr). Every other axis must have a single
 value (or be zipped with x, series or panels), else the figure would average over it: that is
@@ -24,11 +30,14 @@ Output, in DIR/figures/ (created if missing):
   NAME.svg   text as <text> (svg.fonttype none); each series' line is <g id="series-VALUE">,
              "panel-PANEL-series-VALUE" with panels, "series-all" without a series axis (VALUE
              with every character outside [A-Za-z0-9._-] replaced by "_"); its error bars are
-             <g id="...-ci95">
+             <g id="...-ci95">; in a bar figure each bar is <g id="...-bar-I">, I the index of
+             its x category (0, 1, ...)
   NAME.json  what was drawn, read back from the Matplotlib figure after drawing (not the input
              arrays): title, legend title and texts, and per panel its title, axis labels and
              scales, category tick labels, and per line its label, gid, x, y (null for a gap),
-             and per point the error bar's low and high ends (null: no bar)
+             and per point the error bar's low and high ends (null: no bar); a bar figure lists
+             its series under "bars" instead of "lines" (x the categories, x_positions the bar
+             centres, y the bar heights, null where no bar is drawn)
 The same input gives the same bytes in all three files (Matplotlib's built-in defaults, fixed
 svg.hashsalt, no dates or version strings in the metadata). Each file is written to NAME.EXT.tmp
 and renamed over NAME.EXT, so a killed run never leaves a half-written file under a final name.
@@ -62,7 +71,12 @@ PANEL_SIZE_IN = (4.8, 3.6)      # one subplot
 LEGEND_WIDTH_IN = 1.8           # room right of the subplots for the legend
 MAX_PANEL_COLUMNS = 3
 MARKERS = ["o", "s", "^", "v", "D", "P", "X", "*", "<", ">"]
-FIGURE_FIELDS = {"name", "x", "y", "series", "panels", "title", "xlabel", "ylabel", "logx", "logy"}
+FIGURE_FIELDS = {"name", "x", "y", "series", "panels", "title", "xlabel", "ylabel", "logx", "logy",
+                 "kind", "panel_values", "sharey"}
+FIGURE_KINDS = ("line", "bar")
+BAR_GROUP_WIDTH = 0.8           # the bars of one x category span this much of the unit spacing
+ROTATE_CATEGORIES_ABOVE = 4     # more categories than this on an x axis: labels slanted
+CATEGORY_LABEL_ROTATION = 30    # degrees
 SVG_HASH_SALT = "drivevp-experiment"
 
 
@@ -82,6 +96,7 @@ def load_matplotlib():
     import matplotlib.pyplot
     import matplotlib.ticker  # noqa: F401  (used as matplotlib.ticker)
     import matplotlib.colors  # noqa: F401
+    import matplotlib.container  # noqa: F401
     matplotlib, plt = mpl, matplotlib.pyplot
 
 
@@ -223,11 +238,18 @@ def read_experiment(path):
                 raise InputError(f"{path}: {where}.{key}: expected a string or null, "
                                  f"found {json.dumps(value)}")
             figure[key] = value if value else None
-        for key in ("logx", "logy"):
-            value = fig.get(key, False)
+        for key, default in (("logx", False), ("logy", False), ("sharey", True)):
+            value = fig.get(key, default)
             if not isinstance(value, bool):
                 raise InputError(f"{path}: {where}.{key}: expected true or false, found {json.dumps(value)}")
             figure[key] = value
+        kind = fig.get("kind", "line")
+        if kind is None:
+            kind = "line"
+        if kind not in FIGURE_KINDS:
+            raise InputError(f"{path}: {where}.kind: expected one of {', '.join(FIGURE_KINDS)}, "
+                             f"found {json.dumps(kind)}")
+        figure["kind"] = kind
         for role in ("x", "series", "panels"):
             key = figure[role]
             if key is not None and key not in axis_keys:
@@ -236,6 +258,27 @@ def read_experiment(path):
         if figure["y"] not in metrics:
             raise InputError(f"{path}: {where}.y: expected a metric name ({', '.join(metrics) or 'none'}), "
                              f"found \"{figure['y']}\"")
+        figure["panel_values"] = None
+        panel_values = fig.get("panel_values")
+        if panel_values is not None:
+            if figure["panels"] is None:
+                raise InputError(f"{path}: {where}.panel_values: expected a figure with panels, found no panels")
+            if not isinstance(panel_values, list) or not panel_values:
+                raise InputError(f"{path}: {where}.panel_values: expected a non-empty array of values of "
+                                 f"the axis {figure['panels']}, found {json.dumps(panel_values)}")
+            axis_values = next(a["values"] for a in axes if a["key"] == figure["panels"])
+            indices = []
+            for v in panel_values:
+                matches = [i for i, a in enumerate(axis_values)
+                           if (isinstance(v, (str, bool)) or is_number(v)) and value_identity(a) == value_identity(v)]
+                if not matches:
+                    raise InputError(f"{path}: {where}.panel_values: expected values of the axis {figure['panels']} "
+                                     f"({', '.join(value_text(a) for a in axis_values)}), found {json.dumps(v)}")
+                if matches[0] in indices:
+                    raise InputError(f"{path}: {where}.panel_values: expected distinct values, "
+                                     f"found {json.dumps(v)} twice")
+                indices.append(matches[0])
+            figure["panel_values"] = indices
         used = [figure[r] for r in ("x", "series", "panels") if figure[r] is not None]
         if len(set(used)) != len(used):
             raise InputError(f"{path}: {where}: expected x, series and panels to be different axes, "
@@ -343,6 +386,9 @@ def figure_data(figure, axes, rows, experiment_path, summary_path):
     by_key = {a["key"]: a for a in axes}
     x_axis = by_key[figure["x"]]
     numeric = all(is_number(v) for v in x_axis["values"])
+    if figure["logx"] and figure["kind"] == "bar":
+        raise InputError(f"{experiment_path}: {where}.logx: expected false for a bar figure (its x is "
+                         f"categorical), found true")
     if figure["logx"]:
         if not numeric:
             raise InputError(f"{experiment_path}: {where}.logx: expected numeric x values, found "
@@ -357,6 +403,8 @@ def figure_data(figure, axes, rows, experiment_path, summary_path):
         x_order.sort(key=lambda i: float(x_axis["values"][i]))
     series_values = by_key[figure["series"]]["values"] if figure["series"] else [None]
     panel_values = by_key[figure["panels"]]["values"] if figure["panels"] else [None]
+    # The panels drawn: indices into the panel axis' values (panel_values, or all in axis order).
+    panel_index = figure["panel_values"] if figure["panel_values"] is not None else list(range(len(panel_values)))
     mean_column, ci_column = f"{figure['y']}_mean", f"{figure['y']}_ci95"
     cells = {}
     for row in rows:
@@ -369,7 +417,8 @@ def figure_data(figure, axes, rows, experiment_path, summary_path):
                              f"point per x, series and panel")
         cells[key] = (row[mean_column], row[ci_column], row["point"])
     return {"x_values": [x_axis["values"][i] for i in x_order], "x_order": x_order, "numeric": numeric,
-            "series": series_values, "panels": panel_values, "cells": cells}
+            "series": series_values, "panels": [panel_values[i] for i in panel_index],
+            "panel_index": panel_index, "cells": cells}
 
 
 def safe_id(value):
@@ -383,18 +432,21 @@ def draw(figure, data, experiment_name):
     nrows = math.ceil(n_panels / ncols)
     size = (PANEL_SIZE_IN[0] * ncols + (LEGEND_WIDTH_IN if figure["series"] else 0.0),
             PANEL_SIZE_IN[1] * nrows + 0.5)
-    fig, grid = plt.subplots(nrows, ncols, sharey=True, squeeze=False, figsize=size, dpi=DPI)
+    fig, grid = plt.subplots(nrows, ncols, sharey=figure["sharey"], squeeze=False, figsize=size, dpi=DPI)
     panels = [grid[i // ncols][i % ncols] for i in range(n_panels)]
     for extra in range(n_panels, nrows * ncols):
         fig.delaxes(grid[extra // ncols][extra % ncols])
 
     used_ids = set()
-    xs = [float(v) for v in data["x_values"]] if data["numeric"] else list(range(len(data["x_values"])))
+    bars = figure["kind"] == "bar"
+    categorical = bars or not data["numeric"]
+    xs = list(range(len(data["x_values"]))) if categorical else [float(v) for v in data["x_values"]]
+    bar_width = BAR_GROUP_WIDTH / len(data["series"])
     for p, (ax, panel_value) in enumerate(zip(panels, data["panels"])):
         for s, series_value in enumerate(data["series"]):
             ys, errs = [], []
             for xi in data["x_order"]:
-                mean, ci, _ = data["cells"].get((p, s, xi), (None, None, None))
+                mean, ci, _ = data["cells"].get((data["panel_index"][p], s, xi), (None, None, None))
                 if mean is not None and figure["logy"] and mean <= 0:
                     print(f"{ME}: warning: figure \"{figure['name']}\": mean {figure['y']} = {mean!r} "
                           "cannot be drawn on a log y axis; left as a gap", file=sys.stderr)
@@ -410,13 +462,26 @@ def draw(figure, data, experiment_name):
             used_ids.add(gid)
             label = value_text(series_value) if figure["series"] else figure["y"]
             colour = f"C{s % 10}"
-            (line,) = ax.plot(xs, ys, marker=MARKERS[s % len(MARKERS)], markersize=5, linewidth=1.5,
-                              color=colour, label=label, gid=gid)
-            bar_x = [x for x, e in zip(xs, errs) if e is not None]
+            if bars:
+                # One bar per x category that has a mean; a missing mean is no bar (a gap).
+                centres = [x + (s - (len(data["series"]) - 1) / 2.0) * bar_width for x in xs]
+                drawn = [(i, c, y) for i, (c, y) in enumerate(zip(centres, ys)) if not math.isnan(y)]
+                container = ax.bar([c for _, c, _ in drawn], [y for _, _, y in drawn], width=bar_width,
+                                   color=colour, label=label)
+                for (i, _, _), patch in zip(drawn, container.patches):
+                    patch.set_gid(f"{gid}-bar-{i}")
+                container.drivevp_gid = gid  # read_back finds the series (and its error bars) by it
+                bar_centres = centres
+            else:
+                (line,) = ax.plot(xs, ys, marker=MARKERS[s % len(MARKERS)], markersize=5, linewidth=1.5,
+                                  color=colour, label=label, gid=gid)
+                bar_centres = xs
+            bar_x = [x for x, e in zip(bar_centres, errs) if e is not None]
             if bar_x:
                 container = ax.errorbar(bar_x, [y for y, e in zip(ys, errs) if e is not None],
                                         yerr=[e for e in errs if e is not None], fmt="none",
-                                        ecolor=colour, elinewidth=1.0, capsize=3, label="_nolegend_")
+                                        ecolor="black" if bars else colour, elinewidth=1.0, capsize=3,
+                                        label="_nolegend_")
                 for collection in container.lines[2]:
                     collection.set_gid(f"{gid}-ci95")
                     collection.set_label("_nolegend_")
@@ -424,6 +489,10 @@ def draw(figure, data, experiment_name):
                     cap.set_label("_nolegend_")
         if figure["logx"]:
             ax.set_xscale("log")
+            # Plain numbers (1, 10, and 2, 3, 20, 30 between them), not 10^k, as on a log y axis.
+            ax.xaxis.set_major_formatter(matplotlib.ticker.LogFormatter())
+            ax.xaxis.set_minor_formatter(matplotlib.ticker.LogFormatter(labelOnlyBase=False,
+                                                                        minor_thresholds=(2, 0.5)))
         if figure["logy"]:
             ax.set_yscale("log", nonpositive="clip")
             # Plain numbers (not 10^k), and the minor ticks labelled too when the data spans
@@ -431,13 +500,19 @@ def draw(figure, data, experiment_name):
             ax.yaxis.set_major_formatter(matplotlib.ticker.LogFormatter())
             ax.yaxis.set_minor_formatter(matplotlib.ticker.LogFormatter(labelOnlyBase=False,
                                                                         minor_thresholds=(2, 0.5)))
-        if not data["numeric"]:
+        if categorical:
             ax.xaxis.set_major_locator(matplotlib.ticker.FixedLocator(xs))
             ax.xaxis.set_major_formatter(
                 matplotlib.ticker.FixedFormatter([value_text(v) for v in data["x_values"]]))
             ax.set_xlim(-0.5, len(xs) - 0.5)
+            if len(xs) > ROTATE_CATEGORIES_ABOVE:
+                # Many categories (policy names): slanted, so that neighbours do not run together.
+                for label in ax.get_xticklabels():
+                    label.set_rotation(CATEGORY_LABEL_ROTATION)
+                    label.set_horizontalalignment("right")
+                    label.set_rotation_mode("anchor")
         ax.set_xlabel(figure["xlabel"] or figure["x"])
-        if p % ncols == 0:
+        if p % ncols == 0 or not figure["sharey"]:
             ax.set_ylabel(figure["ylabel"] or figure["y"])
         if figure["panels"]:
             ax.set_title(f"{figure['panels']} = {value_text(panel_value)}")
@@ -492,11 +567,44 @@ def read_back(fig, figure):
             if categories:
                 entry["x_positions"] = x
             lines.append(entry)
-        panels.append({"title": ax.get_title(), "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(),
-                       "xscale": ax.get_xscale(), "yscale": ax.get_yscale(),
-                       "xticklabels": [categories[k] for k in sorted(categories)] if categories else None,
-                       "ylim": [float(v) for v in ax.get_ylim()],
-                       "lines": lines})
+        bar_series = []
+        for container in ax.containers:
+            gid = getattr(container, "drivevp_gid", None)
+            if not isinstance(container, matplotlib.container.BarContainer) or gid is None:
+                continue
+            by_index = {}
+            for patch in container.patches:
+                m = re.fullmatch(re.escape(gid) + r"-bar-(\d+)", patch.get_gid() or "")
+                if m:
+                    by_index[int(m.group(1))] = patch
+            ends = {}
+            if f"{gid}-ci95" in bars:
+                for segment in bars[f"{gid}-ci95"].get_segments():
+                    (x0, y0), (_, y1) = segment
+                    ends[float(x0)] = (float(min(y0, y1)), float(max(y0, y1)))
+            labels = [categories[k] for k in sorted(categories)] if categories else []
+            centres = [float(by_index[i].get_x() + by_index[i].get_width() / 2.0) if i in by_index else None
+                       for i in range(len(labels))]
+            # The error bar drawn at a bar's centre (get_x() + width / 2 may differ from the centre
+            # passed to errorbar() in the last bits).
+            centres = [next((e for e in ends if abs(e - c) <= 1e-9), c) if c is not None else None
+                       for c in centres]
+            bar_series.append({
+                "label": container.get_label(), "gid": gid,
+                "color": matplotlib.colors.to_hex(container.patches[0].get_facecolor()) if container.patches else None,
+                "x": labels, "x_positions": centres,
+                "y": [number_or_null(by_index[i].get_height()) if i in by_index else None for i in range(len(labels))],
+                "ci95_low": [ends[c][0] if c is not None and c in ends else None for c in centres],
+                "ci95_high": [ends[c][1] if c is not None and c in ends else None for c in centres]})
+        entry = {"title": ax.get_title(), "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(),
+                 "xscale": ax.get_xscale(), "yscale": ax.get_yscale(),
+                 "xticklabels": [categories[k] for k in sorted(categories)] if categories else None,
+                 "ylim": [float(v) for v in ax.get_ylim()]}
+        if figure["kind"] == "bar":
+            entry["bars"] = bar_series
+        else:
+            entry["lines"] = lines
+        panels.append(entry)
     return {"name": figure["name"], "title": suptitle.get_text() if suptitle is not None else "",
             "legend": legend, "panels": panels}
 

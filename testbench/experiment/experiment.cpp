@@ -518,6 +518,7 @@ Experiment load_experiment(const std::string& path, const std::vector<std::strin
     for (const toml::node& fn : *figs) {
       const toml::table& t = *fn.as_table();
       Figure fig;
+      const toml::array* panel_values = nullptr;
       const std::string fw = where_of(file, fn);
       for (auto&& [k, v] : t) {
         const std::string key(k.str());
@@ -552,10 +553,20 @@ Experiment load_experiment(const std::string& path, const std::vector<std::strin
           fig.logx = boolean();
         else if (key == "logy")
           fig.logy = boolean();
+        else if (key == "kind") {
+          fig.kind = str();
+          if (fig.kind != "line" && fig.kind != "bar") fail(w, "figures.kind", "'line' or 'bar'", shown(v));
+        } else if (key == "panel_values") {
+          const toml::array* a = v.as_array();
+          if (!a || a->empty())
+            fail(w, "figures.panel_values", "a non-empty array of values of the panels axis", shown(v));
+          panel_values = a;
+        } else if (key == "sharey")
+          fig.sharey = boolean();
         else
           throw ConfigError(
               fmt::format("{}: unknown key 'figures.{}'; allowed: name, x, y, series, panels, title, "
-                          "xlabel, ylabel, logx, logy",
+                          "xlabel, ylabel, logx, logy, kind, panel_values, sharey",
                           w, clip(key)));
       }
       auto line_of = [&](const char* key) {
@@ -585,6 +596,25 @@ Experiment load_experiment(const std::string& path, const std::vector<std::strin
         if (*k == fig.x || (std::string(role) == "panels" && fig.series && *fig.series == *k))
           fail(line_of(role), std::string("figures.") + role, "a key other than the figure's x and series",
                "'" + *k + "'");
+      }
+      if (panel_values) {
+        const std::string w = line_of("panel_values");
+        if (!fig.panels) fail(w, "figures.panel_values", "a figure with panels (figures.panels)", "no panels");
+        const Axis& pa = ex.axes[static_cast<std::size_t>(axis_index(*fig.panels))];
+        std::vector<std::string> allowed;
+        for (const AxisValue& av : pa.values) allowed.push_back(av.text);
+        for (const toml::node& e : *panel_values) {
+          // The same value as the axis gives it: equal text, and a string only for a string.
+          const bool is_string = e.is_string();
+          std::size_t found = pa.values.size();
+          for (std::size_t i = 0; i < pa.values.size(); ++i)
+            if (pa.values[i].text == cell_text(e) && pa.values[i].node->is_string() == is_string) found = i;
+          if (found == pa.values.size())
+            fail(w, "figures.panel_values", "values of the axis " + pa.key + " (" + join(allowed) + ")", shown(e));
+          if (std::count(fig.panel_values.begin(), fig.panel_values.end(), found))
+            fail(w, "figures.panel_values", "distinct values", "'" + clip(pa.values[found].text) + "' twice");
+          fig.panel_values.push_back(found);
+        }
       }
       // Every other dimension must hold one value, or the figure would mix points.
       std::set<int> covered_zip;

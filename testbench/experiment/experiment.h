@@ -81,6 +81,10 @@ struct Figure {
   std::optional<std::string> series, panels;
   std::string title, xlabel, ylabel;
   bool logx = false, logy = false;
+  std::string kind = "line";  ///< "line" (lines with markers) or "bar" (grouped bars per x category)
+  /// The panels drawn, in this order: indices into the panels axis' values; empty = every value.
+  std::vector<std::size_t> panel_values;
+  bool sharey = true;  ///< the panels share one y axis
 };
 
 /// One point of the grid: one value of every axis.

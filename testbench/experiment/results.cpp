@@ -107,19 +107,16 @@ nlohmann::json experiment_record(const Experiment& ex, const Plan& plan) {
   j["seeds"] = ex.common_seeds ? "common" : "independent";
   j["base_seed"] = ex.base_seed;
   j["axes"] = json::array();
+  // Typed as in the experiment file (the figures plot numbers as numbers); arrays as text.
+  const auto typed = [](const AxisValue& v) -> json {
+    if (const auto i = v.node->value_exact<std::int64_t>()) return *i;
+    if (const auto d = v.node->value_exact<double>()) return *d;
+    if (const auto b = v.node->value_exact<bool>()) return *b;
+    return v.text;
+  };
   for (const Axis& a : ex.axes) {
     json values = json::array();
-    // Typed as in the experiment file (the figures plot numbers as numbers); arrays as text.
-    for (const AxisValue& v : a.values) {
-      if (const auto i = v.node->value_exact<std::int64_t>())
-        values.push_back(*i);
-      else if (const auto d = v.node->value_exact<double>())
-        values.push_back(*d);
-      else if (const auto b = v.node->value_exact<bool>())
-        values.push_back(*b);
-      else
-        values.push_back(v.text);
-    }
+    for (const AxisValue& v : a.values) values.push_back(typed(v));
     json axis = {{"key", a.key}, {"values", values}};
     if (a.zip >= 0) axis["zip"] = a.zip;
     j["axes"].push_back(axis);
@@ -137,7 +134,17 @@ nlohmann::json experiment_record(const Experiment& ex, const Plan& plan) {
                             {"xlabel", f.xlabel},
                             {"ylabel", f.ylabel},
                             {"logx", f.logx},
-                            {"logy", f.logy}});
+                            {"logy", f.logy},
+                            {"kind", f.kind},
+                            {"sharey", f.sharey}});
+    json panel_values = nullptr;
+    if (!f.panel_values.empty()) {
+      panel_values = json::array();
+      for (const Axis& a : ex.axes)
+        if (f.panels && a.key == *f.panels)
+          for (std::size_t i : f.panel_values) panel_values.push_back(typed(a.values[i]));
+    }
+    j["figures"].back()["panel_values"] = panel_values;
   }
   j["points"] = plan.points.size();
   j["plan"] = json::array();

@@ -287,6 +287,91 @@ class PlotExperimentTest(unittest.TestCase):
         self.assertEqual(lines[1]["y"], [mean_of({POLICY: "sstf", PRESET: "hp97560", RATE: 40}, "mean_ms"),
                                          mean_of({POLICY: "sstf", PRESET: "disk003", RATE: 80}, "mean_ms")])
 
+    def test_bar_figure_with_selected_panels_and_own_y_axes(self):
+        # 002 Figs. 4-7: one bar per policy, one panel per selected scaling factor, each panel
+        # with its own y range.
+        policies = ["sstf", "fcfs", "clook"]
+        s = self.sweep([(POLICY, policies), (RATE, [40, 10, 20.5, 30])],
+                       [dict(figure("bars", POLICY, "mean_ms", panels=RATE), kind="bar",
+                             panel_values=[30, 10], sharey=False)])
+        s.add_grid()
+        d = s.write()
+        self.plot(d)
+        fig = self.readback(d, "bars")
+        self.assertIsNone(fig["legend"])
+        self.assertEqual([p["title"] for p in fig["panels"]], [f"{RATE} = 30", f"{RATE} = 10"])
+        self.assertEqual([p["ylabel"] for p in fig["panels"]], ["mean_ms", "mean_ms"])   # own y axes
+        self.assertNotEqual(fig["panels"][0]["ylim"], fig["panels"][1]["ylim"])
+        for rate, panel in zip([30, 10], fig["panels"]):
+            self.assertNotIn("lines", panel)
+            self.assertEqual(panel["xticklabels"], policies)
+            (bars,) = panel["bars"]
+            self.assertEqual((bars["label"], bars["gid"]), ("mean_ms", f"panel-{rate}-series-all"))
+            self.assertEqual(bars["x"], policies)
+            self.assertEqual(bars["x_positions"], [0.0, 1.0, 2.0])
+            points = [{POLICY: p, RATE: rate} for p in policies]
+            self.assertEqual(bars["y"], [mean_of(p, "mean_ms") for p in points])
+            ends = [self.expected_ends(p, "mean_ms") for p in points]
+            for (low, high), got_low, got_high in zip(ends, bars["ci95_low"], bars["ci95_high"]):
+                self.assertAlmostEqual(got_low, low, places=12)
+                self.assertAlmostEqual(got_high, high, places=12)
+            # The y range starts at 0 and covers the highest interval.
+            self.assertEqual(panel["ylim"][0], 0.0)
+            self.assertGreaterEqual(panel["ylim"][1], max(e[1] for e in ends))
+        with open(os.path.join(d, "figures", "bars.svg"), encoding="utf-8") as f:
+            svg = f.read()
+        for i in range(3):
+            self.assertEqual(svg.count(f'<g id="panel-30-series-all-bar-{i}">'), 1, i)
+        self.assertEqual(svg.count('<g id="panel-10-series-all-ci95">'), 1)
+        self.assertNotIn("panel-20.5", svg)
+        self.assertNotIn("panel-40", svg)
+
+    def test_grouped_bars_per_series_with_gaps(self):
+        s = self.sweep([(POLICY, ["fcfs", "sstf"]), (RATE, [40, 10, 20.5])],
+                       [dict(figure("grouped", RATE, "p99_ms", series=POLICY), kind="bar", logy=True)])
+        s.add_grid(skip=[{POLICY: "sstf", RATE: 20.5}])   # no row: no bar
+        d = s.write()
+        self.plot(d)
+        fig = self.readback(d, "grouped")
+        self.assertEqual(fig["legend"], {"title": POLICY, "labels": ["fcfs", "sstf"]})
+        (panel,) = fig["panels"]
+        self.assertEqual(panel["xticklabels"], ["10", "20.5", "40"])   # numbers as categories, ascending
+        self.assertEqual(panel["yscale"], "log")
+        fcfs, sstf = panel["bars"]
+        self.assertEqual([fcfs["gid"], sstf["gid"]], ["series-fcfs", "series-sstf"])
+        self.assertNotEqual(fcfs["color"], sstf["color"])
+        self.assertEqual(fcfs["x_positions"], [-0.2, 0.8, 1.8])
+        self.assertEqual(sstf["x_positions"], [0.2, None, 2.2])
+        self.assertEqual(fcfs["y"], [mean_of({POLICY: "fcfs", RATE: r}, "p99_ms") for r in (10, 20.5, 40)])
+        self.assertEqual(sstf["y"], [mean_of({POLICY: "sstf", RATE: 10}, "p99_ms"), None,
+                                     mean_of({POLICY: "sstf", RATE: 40}, "p99_ms")])
+        self.assertEqual(sstf["ci95_low"][1], None)
+        self.assertAlmostEqual(sstf["ci95_high"][2],
+                               self.expected_ends({POLICY: "sstf", RATE: 40}, "p99_ms")[1], places=12)
+
+    def test_bad_bar_and_panel_keys_are_errors(self):
+        cases = [(dict(figure("f", POLICY, "mean_ms", panels=RATE), kind="pie"),
+                  '"f".kind: expected one of line, bar', '"pie"'),
+                 (dict(figure("f", POLICY, "mean_ms", panels=RATE), sharey="no"),
+                  '"f".sharey: expected true or false', '"no"'),
+                 (dict(figure("f", RATE, "mean_ms", series=POLICY), panel_values=[10]),
+                  '"f".panel_values: expected a figure with panels'),
+                 (dict(figure("f", POLICY, "mean_ms", panels=RATE), panel_values=[10, 15]),
+                  '"f".panel_values: expected values of the axis workload.rate_per_s (10, 20)', "found 15"),
+                 (dict(figure("f", POLICY, "mean_ms", panels=RATE), panel_values=["10"]),
+                  '"f".panel_values: expected values of the axis', 'found "10"'),
+                 (dict(figure("f", POLICY, "mean_ms", panels=RATE), panel_values=[20, 20.0]),
+                  '"f".panel_values: expected distinct values, found 20.0 twice'),
+                 (dict(figure("f", POLICY, "mean_ms", panels=RATE), panel_values=[]),
+                  '"f".panel_values: expected a non-empty array'),
+                 (dict(figure("f", RATE, "mean_ms", series=POLICY, logx=True), kind="bar"),
+                  '"f".logx: expected false for a bar figure (its x is categorical), found true')]
+        for i, (fig, *fragments) in enumerate(cases):
+            with self.subTest(case=i):
+                s = self.sweep([(POLICY, ["fcfs", "sstf"]), (RATE, [10, 20])], [fig], subdir=f"case{i}")
+                s.add_grid()
+                self.expect_bad_input(s.write(), "experiment.json", *fragments)
+
     # --- the SVG and determinism ------------------------------------------------------------
 
     def test_svg_has_a_group_per_series_and_the_legend_as_text(self):
@@ -309,7 +394,9 @@ class PlotExperimentTest(unittest.TestCase):
     def test_same_input_same_bytes(self):
         axes = [(PRESET, ["hp97560", "disk003"]), (POLICY, ["fcfs", "sstf", "clook"]), (RATE, [10, 20, 30])]
         figures = [figure("a", RATE, "mean_ms", series=POLICY, panels=PRESET, logy=True),
-                   figure("b", POLICY, "p99_ms", series=RATE, panels=PRESET)]
+                   figure("b", POLICY, "p99_ms", series=RATE, panels=PRESET),
+                   dict(figure("c", POLICY, "p99_ms", series=RATE, panels=PRESET), kind="bar",
+                        panel_values=["disk003"], sharey=False)]
         dirs = []
         for sub in ("one", "two"):
             s = self.sweep(axes, figures, subdir=sub)
@@ -320,7 +407,8 @@ class PlotExperimentTest(unittest.TestCase):
         for name in sorted(os.listdir(os.path.join(dirs[0], "figures"))):
             with open(os.path.join(dirs[0], "figures", name), "rb") as f:
                 first[name] = f.read()
-        self.assertEqual(sorted(first), ["a.json", "a.png", "a.svg", "b.json", "b.png", "b.svg"])
+        self.assertEqual(sorted(first), ["a.json", "a.png", "a.svg", "b.json", "b.png", "b.svg",
+                                        "c.json", "c.png", "c.svg"])
         self.plot(dirs[0])     # again, over the same directory
         self.plot(dirs[1])     # and in another directory
         for d in dirs:

@@ -169,8 +169,7 @@ TEST_CASE("experiment: bad files are errors naming the file, line, key, what is 
   const std::string b = kBase;
   CHECK(experiment_error(b + "[axes]\n\"firmware.policy\" = [\"fcfs\", \"fifo\"]\n") ==
         "FILE:11: firmware.policy: expected one of fcfs, sstf, scan, look, cscan, clook, sptf, aged_sptf, psptf, "
-        "pasptf, zsptf, zscan_psptf, zpsptf, found "
-        "'fifo'");
+        "pasptf, zsptf, zscan_psptf, zpsptf, found 'fifo'");
   CHECK(experiment_error(b + "[axes]\n\"firmware.polcy\" = [\"fcfs\"]\n") ==
         "FILE:11: unknown key 'firmware.polcy': policy 'sptf' accepts firmware.policy, firmware.queue_depth");
   CHECK(experiment_error(b + "[sweep]\nx = 1\n") ==
@@ -223,6 +222,57 @@ TEST_CASE("experiment: bad files are errors naming the file, line, key, what is 
   CHECK(experiment_error(b + "[firmware]\nqueue_depth = 4\n[axes]\n\"workload.loop\" = [\"closed\"]\n"
                              "\"workload.outstanding\" = [2, 100]\n") ==
         "FILE:14: workload.outstanding: expected at most firmware.queue_depth (4), found 100");
+}
+
+TEST_CASE("experiment: bar figures, a selection of panels and own y axes are recorded for the plots") {
+  const std::string b = kBase;
+  const std::string axes =
+      "[axes]\n\"firmware.policy\" = [\"fcfs\", \"sptf\"]\n\"workload.time_scale\" = [1, 2.5, 10]\n";  // 10-12
+  TempDir dir("experiment-bars");
+  const auto p =
+      write_experiment(dir, b + axes +
+                                "[[figures]]\nname = \"bars\"\nx = \"firmware.policy\"\ny = \"mean_ms\"\n"
+                                "panels = \"workload.time_scale\"\nkind = \"bar\"\npanel_values = [10, 2.5]\n"
+                                "sharey = false\n"
+                                "[[figures]]\nname = \"lines\"\nx = \"workload.time_scale\"\ny = \"mean_ms\"\n"
+                                "series = \"firmware.policy\"\n");
+  const Experiment ex = load_experiment(p.string(), {});
+  REQUIRE(ex.figures.size() == 2);
+  CHECK(ex.figures[0].kind == "bar");
+  CHECK(ex.figures[0].panel_values == std::vector<std::size_t>{2, 1});
+  CHECK(!ex.figures[0].sharey);
+  CHECK(ex.figures[1].kind == "line");
+  CHECK(ex.figures[1].panel_values.empty());
+  CHECK(ex.figures[1].sharey);
+  const nlohmann::json record = experiment::experiment_record(ex, experiment::plan_of(ex));
+  CHECK(record["figures"][0]["kind"] == "bar");
+  CHECK(record["figures"][0]["panel_values"].dump() == "[10,2.5]");  // typed as the axis' values
+  CHECK(record["figures"][0]["sharey"] == false);
+  CHECK(record["figures"][1]["kind"] == "line");
+  CHECK(record["figures"][1]["panel_values"].is_null());
+  CHECK(record["figures"][1]["sharey"] == true);
+
+  const std::string fig = "[[figures]]\nname = \"f\"\nx = \"firmware.policy\"\ny = \"mean_ms\"\n";  // 13-16
+  const std::string panels = "panels = \"workload.time_scale\"\n";                                  // 17
+  CHECK(experiment_error(b + axes + fig + panels + "kind = \"pie\"\n") ==
+        "FILE:18: figures.kind: expected 'line' or 'bar', found 'pie'");
+  CHECK(experiment_error(b + axes + fig + panels + "sharey = 1\n") ==
+        "FILE:18: figures.sharey: expected true or false, found 1");
+  CHECK(experiment_error(b + axes + fig + panels + "panel_values = [3]\n") ==
+        "FILE:18: figures.panel_values: expected values of the axis workload.time_scale (1, 2.5, 10), found 3");
+  CHECK(experiment_error(b + axes + fig + panels + "panel_values = [\"10\"]\n") ==
+        "FILE:18: figures.panel_values: expected values of the axis workload.time_scale (1, 2.5, 10), found '10'");
+  CHECK(experiment_error(b + axes + fig + panels + "panel_values = [10, 10.0]\n") ==
+        "FILE:18: figures.panel_values: expected distinct values, found '10' twice");
+  CHECK(experiment_error(b + axes + fig + panels + "panel_values = []\n") ==
+        "FILE:18: figures.panel_values: expected a non-empty array of values of the panels axis, found []");
+  CHECK(experiment_error(b + axes +
+                         "[[figures]]\nname = \"f\"\nx = \"workload.time_scale\"\ny = \"mean_ms\"\n"
+                         "series = \"firmware.policy\"\npanel_values = [1]\n") ==
+        "FILE:18: figures.panel_values: expected a figure with panels (figures.panels), found no panels");
+  CHECK(experiment_error(b + axes + fig + panels + "colour = \"red\"\n") ==
+        "FILE:18: unknown key 'figures.colour'; allowed: name, x, y, series, panels, title, xlabel, ylabel, logx, "
+        "logy, kind, panel_values, sharey");
 }
 
 TEST_CASE("experiment: inline sections override the base scenario file; paths resolve against their file") {
