@@ -25,7 +25,8 @@ std::unique_ptr<DiskDrive> make_disk(const Scenario& sc, Tracer* tracer) {
   return sc.device_kind == "disk" ? std::make_unique<DiskDrive>("drive", sc.device, tracer) : nullptr;
 }
 std::unique_ptr<MemsDevice> make_mems(const Scenario& sc, Tracer* tracer) {
-  return sc.device_kind == "mems" ? std::make_unique<MemsDevice>("mems", sc.mems, sc.mems_seek_method, tracer) : nullptr;
+  return sc.device_kind == "mems" ? std::make_unique<MemsDevice>("mems", sc.mems, sc.mems_seek_method, tracer)
+                                  : nullptr;
 }
 MediaDriverFactory media_driver(const std::unique_ptr<DiskDrive>& disk, const std::unique_ptr<MemsDevice>& mems) {
   if (disk) return DiskMediaDriver::factory(disk->actuator.seek_done_irq, disk->channel.transfer_done_irq);
