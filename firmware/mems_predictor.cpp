@@ -81,10 +81,8 @@ MemsPrediction MemsPredictor::predict(const MemsSledView& sled, Time start, std:
 }
 
 Time MemsPredictor::positioning(const mems::SledState& from, std::uint64_t lbn) const {
-  const mems::MemsLayout& L = seek_.layout();
-  const mems::BlockPosition b = L.position(lbn);
-  const int dir = params_.bidirectional_access && L.reversed(b.address.cylinder, b.address.column) ? -1 : +1;
-  return seek_.position(from, b.x_nm, dir > 0 ? b.up : b.down).total();
+  const mems::BlockPosition b = seek_.layout().position(lbn);
+  return seek_.position(from, b.x_nm, seek_.pass_for(b, seek_.direction(b.address))).total();
 }
 
 MemsLocation MemsPredictor::locate(std::uint64_t lbn) const {

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 namespace drivevp {
 
 /// The type of a key's value as TOML spells it.
@@ -100,5 +102,23 @@ struct ParamKey : KeyDecl {
   /// The member's current value (the preset's default), as the loader shows it.
   std::function<std::string(const P&)> show;
 };
+
+/// A Number or Integer key that sets member `member` of P directly (an Integer member gets the
+/// checked number cast to its type) and shows it with fmt's shortest form.
+template <class P, class T>
+ParamKey<P> member_key(const char* name, KeyType type, T P::*member, double min, double max, const char* unit,
+                       const char* description, bool min_open = false) {
+  ParamKey<P> k;
+  k.name = name;
+  k.type = type;
+  k.min = min;
+  k.max = max;
+  k.min_open = min_open;
+  k.unit = unit;
+  k.description = description;
+  k.set = [member](P& p, const KeyValue& v) { p.*member = static_cast<T>(v.number); };
+  k.show = [member](const P& p) { return fmt::format("{}", p.*member); };
+  return k;
+}
 
 }  // namespace drivevp

@@ -24,18 +24,12 @@ ParamKey<DiskParams> declared(const char* name, KeyType type, double min, double
 template <class T>
 ParamKey<DiskParams> integer(const char* name, T DiskParams::*member, double min, double max, const char* unit,
                              const char* description) {
-  ParamKey<DiskParams> k = declared(name, KeyType::Integer, min, max, unit, description);
-  k.set = [member](DiskParams& p, const KeyValue& v) { p.*member = static_cast<T>(v.number); };
-  k.show = [member](const DiskParams& p) { return fmt::format("{}", p.*member); };
-  return k;
+  return member_key(name, KeyType::Integer, member, min, max, unit, description);
 }
 
 ParamKey<DiskParams> number(const char* name, double DiskParams::*member, double min, double max, const char* unit,
                             const char* description) {
-  ParamKey<DiskParams> k = declared(name, KeyType::Number, min, max, unit, description);
-  k.set = [member](DiskParams& p, const KeyValue& v) { p.*member = v.number; };
-  k.show = [member](const DiskParams& p) { return fmt::format("{}", p.*member); };
-  return k;
+  return member_key(name, KeyType::Number, member, min, max, unit, description);
 }
 
 /// A member of the seek curve (device.seek_curve.<name>).

@@ -9,31 +9,12 @@ namespace {
 template <class T>
 ParamKey<MemsParams> integer(const char* name, T MemsParams::*member, double min, double max, const char* unit,
                              const char* description) {
-  ParamKey<MemsParams> k;
-  k.name = name;
-  k.type = KeyType::Integer;
-  k.min = min;
-  k.max = max;
-  k.unit = unit;
-  k.description = description;
-  k.set = [member](MemsParams& p, const KeyValue& v) { p.*member = static_cast<T>(v.number); };
-  k.show = [member](const MemsParams& p) { return fmt::format("{}", p.*member); };
-  return k;
+  return member_key(name, KeyType::Integer, member, min, max, unit, description);
 }
 
 ParamKey<MemsParams> number(const char* name, double MemsParams::*member, double min, double max, bool min_open,
                             const char* unit, const char* description) {
-  ParamKey<MemsParams> k;
-  k.name = name;
-  k.type = KeyType::Number;
-  k.min = min;
-  k.max = max;
-  k.min_open = min_open;
-  k.unit = unit;
-  k.description = description;
-  k.set = [member](MemsParams& p, const KeyValue& v) { p.*member = v.number; };
-  k.show = [member](const MemsParams& p) { return fmt::format("{}", p.*member); };
-  return k;
+  return member_key(name, KeyType::Number, member, min, max, unit, description, min_open);
 }
 
 }  // namespace

@@ -63,12 +63,11 @@ class MemsQueuePolicy final : public SchedulingPolicy {
     const mems_sched::Batch batch = queue_->choose(
         ctx.now, [&](std::uint32_t x, std::uint32_t y) { return p.positioning_to(sled.state, x, y); },
         mems_sched::SledPosition{at.x, at.y});
-    // Only the parallelism-aware policies serve several requests in one access (002 §3: SPTF,
-    // SSTF, FCFS and ZSPTF "do not consider the parallelism"): the others serve the batch's
-    // oldest request and leave the rest queued. The device serves a batch in one access only when
-    // the first sweeps share the position and direction and the tips fit
-    // (MemsPredictor::batch_conflict): keep the requests, oldest first, that fit with those kept;
-    // the others go back to the queue.
+    // Only the parallelism-aware policies gather several requests (their queue's geometry allows
+    // one region per access for the others: 002 §3, SPTF, SSTF, FCFS and ZSPTF "do not consider
+    // the parallelism"). The device serves a batch in one access only when the first sweeps share
+    // the position and direction and the tips fit (MemsPredictor::batch_conflict): keep the
+    // requests, oldest first, that fit with those kept; the others go back to the queue.
     std::vector<mems::BatchSpan> spans;
     std::vector<Command> more;
     Command first{};
@@ -76,7 +75,7 @@ class MemsQueuePolicy final : public SchedulingPolicy {
       const mems_sched::Request& r = batch.requests[i];
       const Command c = commands_.at(r.id);
       spans.push_back({c.lbn, c.blocks});
-      if (i > 0 && (!aware_ || p.batch_conflict(spans))) {
+      if (i > 0 && p.batch_conflict(spans)) {
         spans.pop_back();
         queue_->enqueue(r);
         continue;
@@ -104,7 +103,8 @@ class MemsQueuePolicy final : public SchedulingPolicy {
       mems_sched::Geometry g;
       g.x_positions = L.cylinders();
       g.y_positions = L.rows_per_column();
-      g.max_regions_per_access = p->regions_per_access();
+      // A policy that does not consider the parallelism gathers one request per access.
+      g.max_regions_per_access = aware_ ? p->regions_per_access() : 1;
       g.zones_x = zones_x_;
       g.zones_y = zones_y_;
       if (!commands_.empty()) throw std::logic_error("MEMS policy: the predictor changed with commands queued");
