@@ -329,6 +329,10 @@ std::string policy_default(const PolicyParameter& p) {
   return fmt::format("{}", p.default_value);
 }
 
+/// Range text and reader of a relative deadline key: (0, 10^9] ms (kMaxRelativeDeadlineMs).
+constexpr const char* kDeadlineRange = "(0, 1000000000]";
+double get_deadline_ms(const toml::node& n) { return get_float(n, 0, kMaxRelativeDeadlineMs, true); }
+
 std::vector<KeySpec> build_schema() {
   std::vector<KeySpec> s;
   auto add = [&s](std::string key, std::string type, std::string allowed, std::string desc,
@@ -462,6 +466,44 @@ std::vector<KeySpec> build_schema() {
       });
   add("workload.lenient", "boolean", "true or false", "trace: skip malformed lines, count and report them",
       [](const toml::node& n, Scenario& sc) { sc.trace.lenient = get_bool(n); });
+  // deadlines (testbench/workload/deadline.h), synthetic or trace
+  add("workload.deadline", "string", "one of none, relative, uniform, exponential",
+      "each request's deadline = arrival + a relative deadline from this rule (none: no deadlines)",
+      [](const toml::node& n, Scenario& sc) {
+        sc.host.deadline.kind = *parse_deadline_kind(get_choice(n, {"none", "relative", "uniform", "exponential"}));
+      });
+  add("workload.deadline_ms", "number", kDeadlineRange,
+      "relative: relative deadline of every request not matched by stream or direction, ms",
+      [](const toml::node& n, Scenario& sc) { sc.host.deadline.relative_ms = get_deadline_ms(n); });
+  add("workload.deadline_read_ms", "number", kDeadlineRange, "relative: relative deadline of reads, ms",
+      [](const toml::node& n, Scenario& sc) { sc.host.deadline.read_ms = get_deadline_ms(n); });
+  add("workload.deadline_write_ms", "number", kDeadlineRange, "relative: relative deadline of writes, ms",
+      [](const toml::node& n, Scenario& sc) { sc.host.deadline.write_ms = get_deadline_ms(n); });
+  add("workload.deadline_streams", "array of [stream, ms] pairs",
+      "streams in [0, 4294967295], each listed once; ms in (0, 1000000000]",
+      "relative: per-stream relative deadlines (Command::stream: trace pid / ASU / device), before direction",
+      [](const toml::node& n, Scenario& sc) {
+        const std::string expected =
+            "an array of [stream, ms] pairs, streams in [0, 4294967295] each listed once, ms in (0, 1000000000]";
+        const toml::array* a = n.as_array();
+        if (!a) throw Invalid{expected, describe_toml_value(n)};
+        sc.host.deadline.streams.clear();
+        for (const toml::node& item : *a) {
+          const toml::array* pair = item.as_array();
+          if (!pair || pair->size() != 2) throw Invalid{expected, describe_toml_value(item)};
+          const auto stream = static_cast<std::uint32_t>(get_int(*pair->get(0), 0, 4294967295LL));
+          const double ms = get_deadline_ms(*pair->get(1));
+          for (const auto& listed : sc.host.deadline.streams)
+            if (listed.first == stream) throw Invalid{expected, describe_toml_value(item) + " (stream listed twice)"};
+          sc.host.deadline.streams.emplace_back(stream, ms);
+        }
+      });
+  add("workload.deadline_min_ms", "number", "[0, 1000000000]", "uniform: lower bound of the relative deadline, ms",
+      [](const toml::node& n, Scenario& sc) { sc.host.deadline.min_ms = get_float(n, 0, kMaxRelativeDeadlineMs); });
+  add("workload.deadline_max_ms", "number", kDeadlineRange, "uniform: upper bound of the relative deadline, ms",
+      [](const toml::node& n, Scenario& sc) { sc.host.deadline.max_ms = get_deadline_ms(n); });
+  add("workload.deadline_mean_ms", "number", kDeadlineRange, "exponential: mean relative deadline, ms",
+      [](const toml::node& n, Scenario& sc) { sc.host.deadline.mean_ms = get_deadline_ms(n); });
   // [run]
   add("run.seed", "integer", "[0, 9223372036854775807]", "random seed",
       [](const toml::node& n, Scenario& sc) { sc.seed = static_cast<std::uint64_t>(get_int(n, 0, INT64_MAX)); });
@@ -546,6 +588,16 @@ void flatten(const toml::table& t, const std::string& prefix, const std::string&
       out[key] = {&v, fmt::format("{}:{}", file, v.source().begin.line)};
     }
   }
+}
+
+/// The deadline rule (workload.deadline) a deadline key belongs to, or nullptr for other keys.
+const char* deadline_rule_of(const std::string& k) {
+  if (k == "workload.deadline_ms" || k == "workload.deadline_read_ms" || k == "workload.deadline_write_ms" ||
+      k == "workload.deadline_streams")
+    return "relative";
+  if (k == "workload.deadline_min_ms" || k == "workload.deadline_max_ms") return "uniform";
+  if (k == "workload.deadline_mean_ms") return "exponential";
+  return nullptr;
 }
 
 bool is_trace_key(const std::string& k) {
@@ -806,6 +858,9 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
       throw ConfigError(fmt::format("{}: workload.outstanding applies only to workload.loop = \"closed\"", e.where));
     if (!sc.tracing && key.rfind("trace.", 0) == 0 && key != "trace.enabled")
       throw ConfigError(fmt::format("{}: {} has no effect unless trace.enabled = true", e.where, key));
+    if (const char* rule = deadline_rule_of(key); rule && rule != std::string(to_string(sc.host.deadline.kind)))
+      throw ConfigError(fmt::format("{}: {} applies only to workload.deadline = \"{}\" (found \"{}\")", e.where, key,
+                                    rule, to_string(sc.host.deadline.kind)));
   }
 
   // Cross-key checks.
@@ -813,6 +868,13 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
     auto it = entries.find(key);
     return it == entries.end() ? file : it->second.where;
   };
+  // The deadline rule's draws have their own generator: run.seed with a fixed salt ("deadline" in
+  // ASCII), so that they do not replay the synthetic source's sequence.
+  sc.host.deadline.seed = sc.seed ^ 0x646561646c696e65ULL;
+  if (sc.host.deadline.kind == DeadlineKind::Uniform && sc.host.deadline.min_ms > sc.host.deadline.max_ms)
+    throw ConfigError(
+        fmt::format("{}: workload.deadline_min_ms: expected at most workload.deadline_max_ms ({}), found {}",
+                    where("workload.deadline_min_ms"), sc.host.deadline.max_ms, sc.host.deadline.min_ms));
   try {
     if (sc.device_kind == "mems")
       sc.mems.validate();

@@ -23,7 +23,8 @@ Host::Host(sc_core::sc_module_name name, const HostParams& params, std::uint32_t
       cq_(queue_depth + 1),
       buffers_(queue_depth),
       by_tag_(queue_depth),
-      conservation_(queue_depth) {
+      conservation_(queue_depth),
+      deadlines_(params.deadline) {
   if (params_.closed_loop && (params_.outstanding < 1 || params_.outstanding > queue_depth))
     throw std::invalid_argument("workload.outstanding must be in [1, firmware.queue_depth]");
   const std::uint32_t tags = params_.closed_loop ? params_.outstanding : queue_depth;
@@ -40,8 +41,19 @@ Host::Host(sc_core::sc_module_name name, const HostParams& params, std::uint32_t
     const std::string p = basename();
     tracer->add(TraceGroup::Host, outstanding_, p + ".outstanding", WaveFormat::AnalogStep, 32);
     tracer->add(TraceGroup::Host, completions_, p + ".completions", WaveFormat::Decimal, 64);
+    // Only runs with deadlines trace them, so other runs' waveforms keep their signals.
+    if (params_.deadline.enabled() && tracer->enabled(TraceGroup::Host)) {
+      tracer->add(TraceGroup::Host, deadline_misses_, p + ".deadline_misses", WaveFormat::Decimal, 64);
+      tracer->add(TraceGroup::Host, deadline_miss_, p + ".deadline_miss", WaveFormat::Binary, 1);
+      SC_METHOD(end_miss_pulse);
+      sensitive << miss_pulse_end_;
+      dont_initialize();
+      miss_pulse_ = true;
+    }
   }
 }
+
+void Host::end_miss_pulse() { deadline_miss_ = false; }
 
 void Host::start_of_simulation() { submit_event_.notify(sc_core::SC_ZERO_TIME); }
 
@@ -79,6 +91,7 @@ void Host::submit_ready(Time now) {
       break;
     }
     have_next_ = false;
+    if (params_.deadline.enabled()) deadlines_.assign(c);
     c.id = next_id_++;
     c.tag = free_tags_.back();
     free_tags_.pop_back();
@@ -137,6 +150,13 @@ void Host::on_completion() {
         r.data_ok = integrity_.read_completed(c, buffers_[tag].data());
       else
         integrity_.write_completed(c);
+    }
+    if (c.deadline != kNoDeadline && now > c.deadline) {
+      deadline_misses_ = deadline_misses_ + 1;
+      if (miss_pulse_) {
+        deadline_miss_ = true;
+        miss_pulse_end_.notify(to_sc(kMissPulse));
+      }
     }
     ++completed_;
     last_completion_ = now;

@@ -14,6 +14,7 @@
 #include "testbench/metrics/request_record.h"
 #include "testbench/sim/checkers.h"
 #include "testbench/source.h"
+#include "testbench/workload/deadline.h"
 #include "tlm_bus/sc/address_map.h"
 #include "tlm_bus/sc/irq.h"
 #include "waveforms/tracer.h"
@@ -25,6 +26,9 @@ struct HostParams {
   bool closed_loop = false;       ///< closed loop: keep `outstanding` commands in flight, ignore arrival times
   std::uint32_t outstanding = 1;  ///< closed loop only, in [1, queue depth]
   bool check_data = true;         ///< fill write buffers with patterns and check read data
+  /// Deadline of each submitted command (workload.deadline*): arrival + the rule's relative
+  /// deadline, assigned at submission (testbench/workload/deadline.h).
+  DeadlineRule deadline;
 };
 
 /// Receives every completed request, in completion order.
@@ -53,6 +57,11 @@ class Host : public sc_core::sc_module {
   std::uint64_t submitted() const { return next_id_; }
   std::uint64_t completed() const { return completed_; }
   std::uint64_t media_errors() const { return media_errors_; }
+  /// Completions after their deadline (completion > Command::deadline), counted for the waveform.
+  std::uint64_t deadline_misses() const { return deadline_misses_; }
+  /// Width of host.deadline_miss's pulse at each miss (waveforms only): 1 µs, narrower than any
+  /// modelled service time, so consecutive misses show as separate pulses.
+  static constexpr Time kMissPulse{1'000'000};
   /// Completion time of the last request.
   Time last_completion() const { return last_completion_; }
 
@@ -61,6 +70,7 @@ class Host : public sc_core::sc_module {
   void memory_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void on_submit();
   void on_completion();
+  void end_miss_pulse();
   void submit_ready(Time now);
   bool pull();
   void write_reg(std::uint64_t address, std::uint32_t value);
@@ -90,6 +100,11 @@ class Host : public sc_core::sc_module {
   sc_core::sc_time offset_;
   Traced<std::uint32_t> outstanding_{0};
   Traced<std::uint64_t> completions_{0};
+  DeadlineAssigner deadlines_;
+  Traced<std::uint64_t> deadline_misses_{0};
+  Traced<bool> deadline_miss_{false};
+  sc_core::sc_event miss_pulse_end_;
+  bool miss_pulse_ = false;  ///< deadline_miss is traced
 };
 
 }  // namespace drivevp

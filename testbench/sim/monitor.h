@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "testbench/metrics/deadline_checker.h"
 #include "testbench/metrics/metrics.h"
 #include "testbench/metrics/request_record.h"
 #include "testbench/metrics/saturation.h"
@@ -22,15 +23,20 @@ namespace drivevp {
 /// picoseconds with 9 decimals): id, op, lbn, blocks, cylinder, head, seek_distance, arrival_ms,
 /// dispatch_ms, seek_start_ms, seek_end_ms, transfer_start_ms, transfer_end_ms, completion_ms,
 /// queue_wait_ms, seek_ms, rotational_latency_ms, transfer_ms, service_ms, response_ms,
-/// predicted_positioning_ms (empty when the policy made no prediction), data_ok.
+/// predicted_positioning_ms (empty when the policy made no prediction), data_ok; in a run with
+/// deadlines (workload.deadline other than none) also deadline_ms (absolute), lateness_ms
+/// (completion - deadline, negative when early) and deadline_met (1 or 0), all three empty for a
+/// request without a deadline. A run with deadlines also feeds a DeadlineChecker.
 class RunMonitor {
  public:
   static const char* csv_header();
+  /// The header of a run with deadlines: csv_header()'s columns + deadline_ms,lateness_ms,deadline_met.
+  static const char* csv_header_with_deadlines();
 
   /// `csv_path` empty: no CSV. Throws std::runtime_error naming the file and the system's reason
   /// if it cannot be created.
-  RunMonitor(const std::string& csv_path, std::uint64_t warmup_requests, std::uint64_t expected_requests,
-             bool progress);
+  RunMonitor(const std::string& csv_path, std::uint64_t warmup_requests, std::uint64_t expected_requests, bool progress,
+             bool deadlines = false);
   ~RunMonitor();
   RunMonitor(const RunMonitor&) = delete;
   RunMonitor& operator=(const RunMonitor&) = delete;
@@ -52,6 +58,9 @@ class RunMonitor {
   const RunMetrics& metrics() const { return metrics_; }
   /// Saturation statistics of the measured records (after the warm-up); valid after finish().
   const SaturationDetector& saturation() const { return saturation_; }
+  /// Deadline outcomes of the measured records (after the warm-up) of a run with deadlines;
+  /// valid after finish().
+  const DeadlineChecker& deadlines() const { return deadline_checker_; }
   std::uint64_t recorded() const { return recorded_; }
 
  private:
@@ -66,12 +75,14 @@ class RunMonitor {
   std::size_t used_ = 0;
   RunMetrics metrics_;
   SaturationDetector saturation_;
+  DeadlineChecker deadline_checker_;
   std::atomic<int> write_errno_{0};  ///< errno of the first failed CSV write, 0 if none
   std::uint64_t warmup_;
   std::uint64_t expected_;
   std::uint64_t recorded_ = 0;
   bool progress_enabled_;
   bool progress_shown_ = false;
+  bool deadlines_ = false;  ///< the run has deadlines: CSV columns and the checker
   std::chrono::steady_clock::time_point started_;
   std::chrono::steady_clock::time_point last_progress_;
   // Single-producer single-consumer ring between the simulation and the writer thread.

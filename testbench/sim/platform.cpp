@@ -226,6 +226,7 @@ nlohmann::json scenario_json(const Scenario& sc, const std::string& workload) {
   j["firmware"] = {{"policy", sc.policy}, {"queue_depth", sc.controller.queue_depth}};
   for (const auto& [k, v] : sc.policy_params) j["firmware"][k] = v;
   j["workload"] = workload;
+  if (sc.host.deadline.enabled()) j["deadline_rule"] = sc.host.deadline.describe();
   j["loop"] = sc.host.closed_loop ? "closed" : "open";
   j["seed"] = sc.seed;
   j["warmup_requests"] = sc.warmup_requests;
@@ -261,7 +262,8 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   const fs::path csv = out.stage("requests.csv");
   std::unique_ptr<RunMonitor> monitor_owner;
   try {
-    monitor_owner = std::make_unique<RunMonitor>(csv.string(), sc.warmup_requests, expected, sc.progress);
+    monitor_owner = std::make_unique<RunMonitor>(csv.string(), sc.warmup_requests, expected, sc.progress,
+                                                 sc.host.deadline.enabled());
   } catch (const std::runtime_error& e) {
     forget_unwound_frames();
     throw OutputError(e.what());
@@ -328,6 +330,7 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   j["saturation"] = saturation.to_json();
   result.saturation_warning = saturation.warning(sc.workload_kind == Scenario::WorkloadKind::Trace);
   if (platform.mems) j["energy"] = mems_energy_json(*platform.mems, end, platform.host.completed());
+  if (sc.host.deadline.enabled()) j["deadlines"] = monitor.deadlines().to_json();
   auto violations = [](const Violations& v) {
     return nlohmann::json{{"violations", v.count()}, {"first", v.messages()}};
   };
@@ -495,6 +498,14 @@ std::string format_summary(const RunResult& r) {
         d["before_start"].get<std::uint64_t>() + d["after_stop"].get<std::uint64_t>(),
         d["skip_requests"].get<std::uint64_t>(), d["request_limit"].get<std::uint64_t>(),
         t["skipped_malformed"].get<std::uint64_t>());
+  }
+  if (j.contains("deadlines")) {
+    const nlohmann::json& d = j["deadlines"];
+    s += fmt::format("  deadlines    {} | {} of {} missed (ratio {:.4f}) | tardiness ms mean {} | max {}\n",
+                     j["scenario"]["deadline_rule"].get<std::string>(), d["missed"].get<std::uint64_t>(),
+                     d["requests"].get<std::uint64_t>(), d["miss_ratio"].get<double>(),
+                     d["tardiness_ms"].is_null() ? std::string("n/a") : num(d["tardiness_ms"]["mean"], "{:.3f}"),
+                     d["tardiness_ms"].is_null() ? std::string("n/a") : num(d["tardiness_ms"]["max"], "{:.3f}"));
   }
   s += fmt::format("  checks       {}\n",
                    j["checks"]["passed"].get<bool>() ? "passed (conservation, data integrity)" : "FAILED");

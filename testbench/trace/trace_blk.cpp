@@ -18,6 +18,7 @@
 // 'W' = write (a leading/trailing 'F' is preflush/FUA, 'S' sync, 'M' metadata, 'A' readahead).
 // Device = the minor number of `maj,min` (the major number is parsed and not compared).
 // blkparse's closing summary (from the first line starting with "CPU" or "Total") is skipped.
+#include <algorithm>
 #include <memory>
 #include <string_view>
 
@@ -109,6 +110,8 @@ class BlkparseParser final : public LineParser {
       return fail(failure, "a timestamp in seconds (a non-negative decimal)", f[3]);
     }
     if (!parse_u64(f[4], v)) return fail(failure, "a process id", f[4]);
+    out.has_stream = true;
+    out.stream = static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 0xffffffffu));
     out.has_time = true;
     out.time_text = f[3];
     return interpret(f + 5, (n > 11 ? 11 : n) - 5, line, out, failure);
@@ -143,6 +146,19 @@ class FtraceParser final : public LineParser {
     }
     if (at == 0) {
       return fail(failure, "a blk event 'task-pid [cpu] flags timestamp: maj,min action ...'", line);
+    }
+    // The pid: the digits after the last '-' of the field before "[cpu]" (task names may hold
+    // blanks and dashes). A line without it keeps the device as its stream.
+    for (std::size_t i = 1; i + 1 < at; ++i) {
+      if (f[i].size() > 2 && f[i].front() == '[' && f[i].back() == ']') {
+        const std::size_t dash = f[i - 1].rfind('-');
+        std::uint64_t pid = 0;
+        if (dash != std::string_view::npos && parse_u64(f[i - 1].substr(dash + 1), pid)) {
+          out.has_stream = true;
+          out.stream = static_cast<std::uint32_t>(std::min<std::uint64_t>(pid, 0xffffffffu));
+        }
+        break;
+      }
     }
     const std::string_view ts = f[at - 1].substr(0, f[at - 1].size() - 1);
     if (!parse_decimal_time(ts, 12, out.time)) {

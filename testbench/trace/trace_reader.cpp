@@ -190,6 +190,8 @@ struct Item {
   std::uint32_t blocks = 0;
   Op op = Op::Read;
   std::uint32_t device = 0;
+  bool has_stream = false;  ///< the line names a stream (blkparse / ftrace pid); else the device is
+  std::uint32_t stream = 0;
   std::int64_t t_ps = 0;
   std::uint64_t line = 0;
   std::size_t file = 0;
@@ -261,6 +263,8 @@ class FileCursor {
       it.blocks = rec_.blocks;
       it.op = rec_.op;
       it.device = rec_.device;
+      it.has_stream = rec_.has_stream;
+      it.stream = rec_.stream;
       it.t_ps = t;
       it.line = reader_.line_no();
       it.file = index_;
@@ -379,6 +383,7 @@ class Pipeline {
       c.lbn = it.lbn;
       c.blocks = it.blocks;
       c.op = it.op;
+      c.stream = it.has_stream ? it.stream : device;
       if (o_.capacity == CapacityPolicy::Error && end > o_.capacity_blocks) {
         reporter_.report(o_.paths[it.file], it.line,
                          fmt::format("a request ending at or below the capacity of {} blocks (capacity policy 'error')",

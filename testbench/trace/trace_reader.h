@@ -19,6 +19,11 @@
 //    skipped in every format; '\r' before '\n' is dropped. Request times must be
 //    non-decreasing within a file. A last line without a newline is accepted when it is a
 //    complete record and reported as a truncated file otherwise.
+//  * Streams. Command::stream is what the trace says issued the request, for per-stream
+//    policies (CFQ, BFQ, anticipatory) and per-stream deadlines: the process id for blkparse and
+//    ftrace (pids above 2^32 - 1 are clamped), and otherwise the device as the device filter sees
+//    it (DiskSim devno, SPC ASU, MSR DiskNumber, SSDsim / MQSim device, fio: the job log's index).
+//    A pid ftrace does not show (a task field without "-pid") leaves the device as the stream.
 //  * Only reads and writes become requests. Records that are not (fio add/open/close/sync/
 //    datasync/trim/wait, blk events other than Q, flushes, discards) are counted in
 //    TraceStats::ignored and are not errors.
@@ -213,6 +218,10 @@ struct Record {
   std::uint32_t blocks = 0;
   Op op = Op::Read;
   std::uint32_t device = 0;
+  /// The request's stream when the line names one (blkparse and ftrace: the process id); the
+  /// reader resets has_stream before each line and otherwise uses the device as the stream.
+  bool has_stream = false;
+  std::uint32_t stream = 0;
 };
 
 /// Why a line is malformed. `expected` is reused between lines (no allocation in steady state).
