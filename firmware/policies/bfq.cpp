@@ -22,10 +22,12 @@
 //
 // Simplified vs the kernel: equal weights (no I/O priorities or cgroups); a fixed budget (no
 // feedback adjusting each queue's budget, no automatic max_budget); a timed-out stream is
-// charged the sectors it received (the kernel charges a budget computed from the time); no
-// idling for a stream's next request (slice_idle), no weight raising for interactive or soft
-// real-time streams (low_latency), no queue merging, no separate async handling; the next
-// request ignores back seeks (back_seek_max, back_seek_penalty). Virtual times are doubles.
+// charged the sectors it received (the kernel charges a budget computed from the time); the last
+// dispatch may overshoot the budget (the kernel expires a queue whose next request does not fit
+// in what is left, and sizes a budget to at least its next request); no idling for a stream's
+// next request (slice_idle), no weight raising for interactive or soft real-time streams
+// (low_latency), no queue merging, no separate async handling; the next request ignores back
+// seeks (back_seek_max, back_seek_penalty). Virtual times are doubles.
 #include <algorithm>
 #include <map>
 #include <optional>
