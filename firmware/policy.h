@@ -43,7 +43,8 @@ struct Decision {
   /// Serve only: further commands served in the same media access as `command` (a batch
   /// decision, paper 002 §4: requests at the same relative position in different regions of a
   /// MEMS device, up to the active-tip limit), in the order the controller completes them after
-  /// `command`. Empty for a single command (every disk policy). The controller posts one
+  /// `command`. Empty for a single command (every disk policy but the Linux elevators' merge chains,
+  /// docs/models/firmware.md). The controller posts one
   /// completion entry per command, each with its own service log; a batch the device cannot serve
   /// in one access is an error of the media driver.
   std::vector<Command> batch;

@@ -58,8 +58,10 @@ const std::vector<PolicyInfo>& policy_registry() {
   // The MEMS-only policies of paper 002 follow (firmware/policies/mems/mems_policy.cpp).
   static const std::vector<PolicyInfo> registry = [] {
     std::vector<PolicyInfo> r = {
-        describe_fcfs(),  describe_sstf(),  describe_scan(), describe_look(),
-        describe_cscan(), describe_clook(), describe_sptf(), describe_aged_sptf(),
+        describe_fcfs(),         describe_sstf(),     describe_scan(),      describe_look(),       describe_cscan(),
+        describe_clook(),        describe_sptf(),     describe_aged_sptf(), describe_noop(),       describe_deadline(),
+        describe_anticipatory(), describe_cfq(),      describe_bfq(),       describe_nstep_scan(), describe_fscan(),
+        describe_edf(),          describe_scan_edf(),
     };
     for (PolicyInfo& p : describe_mems_policies()) r.push_back(std::move(p));
     return r;

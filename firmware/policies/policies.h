@@ -13,5 +13,14 @@ PolicyInfo describe_cscan();
 PolicyInfo describe_clook();
 PolicyInfo describe_sptf();
 PolicyInfo describe_aged_sptf();
+PolicyInfo describe_noop();
+PolicyInfo describe_deadline();
+PolicyInfo describe_anticipatory();
+PolicyInfo describe_cfq();
+PolicyInfo describe_bfq();
+PolicyInfo describe_nstep_scan();
+PolicyInfo describe_fscan();
+PolicyInfo describe_edf();
+PolicyInfo describe_scan_edf();
 
 }  // namespace drivevp

@@ -2,8 +2,9 @@
 // commands to the media driver as one media access and completes them together, one completion
 // entry per command with its own service log. The disk's driver serves a batch one command after
 // another (seek, transfer) inside the one decision, spending the command overhead once
-// (docs/models/firmware.md "Controller and media driver"). Disk policies never batch: a tiny test
-// policy does.
+// (docs/models/firmware.md "Controller and media driver"). Of the registered disk policies only
+// the Linux elevators' merge chains are batches (sim/test_linux_elevators.cpp); a tiny test policy
+// batches here.
 #include <catch2/catch_test_macros.hpp>
 
 #include <cstdint>
