@@ -23,8 +23,9 @@ const std::vector<std::string> kScenarioSections = {"device", "firmware", "workl
 const std::vector<std::string> kExperimentSections = {"experiment", "axes", "zip", "metrics", "figures"};
 /// First components a metric path may start with: the sections of summary.json that hold
 /// results (testbench/sim/platform.cpp).
-const std::vector<std::string> kMetricRoots = {"metrics", "requests", "checks",           "saturation",
-                                               "trace",   "memory",   "simulated_time_ms"};
+/// `deadlines` exists in runs with deadlines (workload.deadline), `energy` in MEMS runs.
+const std::vector<std::string> kMetricRoots = {"metrics", "requests",          "checks",    "saturation", "trace",
+                                               "memory",  "simulated_time_ms", "deadlines", "energy"};
 constexpr std::size_t kMaxPoints = 100000;
 constexpr int kMaxReplications = 1000;
 
