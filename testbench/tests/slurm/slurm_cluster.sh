@@ -400,17 +400,29 @@ wait_job() {
     say "wait: expected a numeric job id, found '$job'"
     exit 2
   }
+  # The controller keeps a finished job's record for MinJobAge (600 s), so squeue knows the job
+  # for the whole wait: a failing squeue or scontrol (a time-out on a loaded machine) is
+  # transient and retried, never taken for "finished".
+  local out done=0
   for ((i = 0; i < secs * 2; i++)); do
-    [ -z "$(client squeue -h -j "$job" 2>/dev/null)" ] && break
+    if out=$(client squeue -h -j "$job" 2>/dev/null) && [ -z "$out" ]; then
+      done=1
+      break
+    fi
     sleep 0.5
   done
-  if [ -n "$(client squeue -h -j "$job" 2>/dev/null)" ]; then
+  if [ $done -eq 0 ]; then
     say "job $job still queued or running after $secs s:"
     client squeue -j "$job" >&2 || true
     return 1
   fi
+  local shown=""
+  for ((i = 0; i < 20; i++)); do
+    shown=$(client scontrol -o show job "$job" 2>/dev/null) && [ -n "$shown" ] && break
+    sleep 0.5
+  done
   # One line per task: "<array task id or -> <JobState> <ExitCode>".
-  lines=$(client scontrol -o show job "$job" | awk '{
+  lines=$(awk '{
       t = "-"; s = "?"; e = "?"
       for (i = 1; i <= NF; i++) {
         if ($i ~ /^ArrayTaskId=/) t = substr($i, 13)
@@ -418,7 +430,7 @@ wait_job() {
         else if ($i ~ /^ExitCode=/) e = substr($i, 10)
       }
       print t, s, e
-    }' | sort -n)
+    }' <<<"$shown" | sort -n)
   echo "$lines"
   [ -n "$lines" ] && ! grep -qv ' COMPLETED 0:0$' <<<"$lines"
 }
