@@ -61,6 +61,7 @@ const std::vector<PolicyInfo>& policy_registry() {
         describe_fcfs(),  describe_sstf(),  describe_scan(), describe_look(),
         describe_cscan(), describe_clook(), describe_sptf(), describe_aged_sptf(),
     };
+    r.push_back(describe_parallel_deadline());
     for (PolicyInfo& p : describe_mems_policies()) r.push_back(std::move(p));
     return r;
   }();

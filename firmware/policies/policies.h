@@ -13,5 +13,6 @@ PolicyInfo describe_cscan();
 PolicyInfo describe_clook();
 PolicyInfo describe_sptf();
 PolicyInfo describe_aged_sptf();
+PolicyInfo describe_parallel_deadline();
 
 }  // namespace drivevp

@@ -168,7 +168,8 @@ TEST_CASE("experiment: mean, standard deviation and Student-t 95 % confidence ha
 TEST_CASE("experiment: bad files are errors naming the file, line, key, what is allowed and what was found") {
   const std::string b = kBase;
   CHECK(experiment_error(b + "[axes]\n\"firmware.policy\" = [\"fcfs\", \"fifo\"]\n") ==
-        "FILE:11: firmware.policy: expected one of fcfs, sstf, scan, look, cscan, clook, sptf, aged_sptf, psptf, "
+        "FILE:11: firmware.policy: expected one of fcfs, sstf, scan, look, cscan, clook, sptf, aged_sptf, "
+        "parallel_deadline, psptf, "
         "pasptf, zsptf, zscan_psptf, zpsptf, found 'fifo'");
   CHECK(experiment_error(b + "[axes]\n\"firmware.polcy\" = [\"fcfs\"]\n") ==
         "FILE:11: unknown key 'firmware.polcy': policy 'sptf' accepts firmware.policy, firmware.queue_depth");
