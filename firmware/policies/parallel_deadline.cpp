@@ -298,8 +298,9 @@ void ParallelDeadlineQueue::shift(E* first, std::size_t n, bool right, bool para
       std::memmove(static_cast<void*>(first - 1), static_cast<const void*>(first), n * sizeof(E));
     return;
   }
-  // In parallel chunks: (1) each chunk keeps the entry that crosses into its neighbour, (2) shifts
-  // inside itself, (3) writes the kept entry; the barriers between the loops order the phases.
+  // In parallel chunks, one region: each chunk keeps its entry that crosses into the neighbouring
+  // chunk, then shifts inside itself (reading and writing only its own entries); after the region
+  // the kept entries are written across the chunk borders.
   const int t = threads();
   const std::size_t c_size = std::max<std::size_t>(kMinParallelShift / 4, n / (4 * static_cast<std::size_t>(t)));
   const auto chunks = static_cast<std::int64_t>((n + c_size - 1) / c_size);
@@ -310,29 +311,23 @@ void ParallelDeadlineQueue::shift(E* first, std::size_t n, bool right, bool para
     carry_vec = &carry2_;
   carry_vec->resize(static_cast<std::size_t>(chunks));
   E* carry = carry_vec->data();
-#pragma omp parallel num_threads(t) default(none) shared(first, n, right, c_size, chunks, carry)
-  {
-#pragma omp for schedule(dynamic, 1)
-    for (std::int64_t c = 0; c < chunks; ++c) {
-      const std::size_t a = static_cast<std::size_t>(c) * c_size, b = std::min(n, a + c_size);
-      carry[c] = right ? first[b - 1] : first[a];
+#pragma omp parallel for schedule(dynamic, 1) num_threads(t)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    const std::size_t a = static_cast<std::size_t>(c) * c_size, b = std::min(n, a + c_size);
+    if (right) {
+      carry[c] = first[b - 1];
+      std::memmove(static_cast<void*>(first + a + 1), static_cast<const void*>(first + a), (b - a - 1) * sizeof(E));
+    } else {
+      carry[c] = first[a];
+      std::memmove(static_cast<void*>(first + a), static_cast<const void*>(first + a + 1), (b - a - 1) * sizeof(E));
     }
-#pragma omp for schedule(dynamic, 1)
-    for (std::int64_t c = 0; c < chunks; ++c) {
-      const std::size_t a = static_cast<std::size_t>(c) * c_size, b = std::min(n, a + c_size);
-      if (right)
-        std::memmove(static_cast<void*>(first + a + 1), static_cast<const void*>(first + a), (b - a - 1) * sizeof(E));
-      else
-        std::memmove(static_cast<void*>(first + a), static_cast<const void*>(first + a + 1), (b - a - 1) * sizeof(E));
-    }
-#pragma omp for schedule(dynamic, 1)
-    for (std::int64_t c = 0; c < chunks; ++c) {
-      const std::size_t a = static_cast<std::size_t>(c) * c_size, b = std::min(n, a + c_size);
-      if (right)
-        first[b] = carry[c];
-      else
-        *(first + a - 1) = carry[c];
-    }
+  }
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    const std::size_t a = static_cast<std::size_t>(c) * c_size, b = std::min(n, a + c_size);
+    if (right)
+      first[b] = carry[c];
+    else
+      *(first + a - 1) = carry[c];
   }
 }
 
