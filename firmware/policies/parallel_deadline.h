@@ -58,10 +58,13 @@ namespace drivevp::pdl {
 /// for a quantum "equivalent or greater than the time required to serve one disk request".
 inline constexpr double kDefaultTimeQuantumMs = 25.0;
 
-/// Default queue size from which ParallelDeadlineQueue runs OpenMP parallel regions: the crossover
-/// measured on the project's 2-core machine (docs/performance.md "Parallel deadline scheduling":
-/// below it the parallel regions' fork/join costs more than they save).
-inline constexpr std::size_t kDefaultParallelThreshold = 16384;
+/// Default queue size from which ParallelDeadlineQueue runs OpenMP parallel regions: 2^20, the
+/// crossover measured on the project's 2-core machine, shared with other builds (bench/
+/// deadline_bench.cpp BM_DeadlineSteady, docs/performance.md "Parallel deadline scheduling": one
+/// arrival and one decision at a steady depth; 2 threads faster than serial from about 10^6 queued
+/// requests with OMP_WAIT_POLICY=passive, at no depth up to 10^6 with OpenMP's default wait).
+/// Below it the regions' fork/join costs more than the chunks they share out.
+inline constexpr std::size_t kDefaultParallelThreshold = std::size_t{1} << 20;
 
 /// Options of both queues.
 struct DeadlineOptions {
