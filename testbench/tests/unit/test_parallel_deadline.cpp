@@ -160,9 +160,9 @@ TEST_CASE("parallel deadline: random queues of 10^4, no deadline expires / every
 }
 
 TEST_CASE("parallel deadline: parallel shifts and sorts of a large queue keep Algorithm 1's order", "[deadline][pdl]") {
-  // 60,000 requests: shifts above the parallel-shift size and task-split sorts run; the first
-  // 500 decisions are compared (4 threads: the sorts split into tasks).
-  const std::vector<Command> in = random_requests(60'000, 9, 2'600'000, 200'000);
+  // 300,000 requests: shifts above the parallel-shift size (65,536 entries) and task-split sorts
+  // run; the first 500 decisions are compared (4 threads: the sorts split into tasks).
+  const std::vector<Command> in = random_requests(300'000, 9, 2'600'000, 1'000'000);
   const Time quantum = ms(25), service = ms(12);
   const std::vector<Command> expected = reference(in, Time{0}, service, quantum, 0, 500);
   for (int threads : {2, 4}) {
