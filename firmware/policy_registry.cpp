@@ -63,6 +63,7 @@ const std::vector<PolicyInfo>& policy_registry() {
         describe_anticipatory(), describe_cfq(),      describe_bfq(),       describe_nstep_scan(), describe_fscan(),
         describe_edf(),          describe_scan_edf(),
     };
+    r.push_back(describe_parallel_deadline());
     for (PolicyInfo& p : describe_mems_policies()) r.push_back(std::move(p));
     return r;
   }();

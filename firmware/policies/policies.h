@@ -22,5 +22,6 @@ PolicyInfo describe_nstep_scan();
 PolicyInfo describe_fscan();
 PolicyInfo describe_edf();
 PolicyInfo describe_scan_edf();
+PolicyInfo describe_parallel_deadline();
 
 }  // namespace drivevp

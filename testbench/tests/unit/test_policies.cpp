@@ -600,8 +600,9 @@ TEST_CASE("SPTF ranks by the access time, command path included", "[policy][sptf
 
 TEST_CASE("the registry lists every policy with its paper name", "[policy][registry]") {
   const std::vector<std::pair<std::string, std::string>> expected{
-      {"fcfs", "FCFS"},    {"sstf", "SSTF"},    {"scan", "SCAN"}, {"look", "LOOK"},
-      {"cscan", "C-SCAN"}, {"clook", "C-LOOK"}, {"sptf", "SPTF"}, {"aged_sptf", "ASPTF(W)"}};
+      {"fcfs", "FCFS"}, {"sstf", "SSTF"},          {"scan", "SCAN"},
+      {"look", "LOOK"}, {"cscan", "C-SCAN"},       {"clook", "C-LOOK"},
+      {"sptf", "SPTF"}, {"aged_sptf", "ASPTF(W)"}, {"parallel_deadline", "Parallel Deadline"}};
   for (const auto& [key, paper] : expected) {
     INFO(key);
     const PolicyInfo* info = find_policy(key);
