@@ -1,5 +1,7 @@
 #include "firmware/controller/mems_driver.h"
 
+#include <cstddef>
+
 #include "tlm_bus/devices/mems_page.h"
 #include "tlm_bus/devices/mems_registers.h"
 #include "tlm_bus/param_page.h"
@@ -75,8 +77,10 @@ MemsCommandPath MemsMediaDriver::command_path() const {
 }
 
 void MemsMediaDriver::read_sled() {
+  // The position registers only (SLED_X_NM, SLED_Y_NM, SLED_Y_DIRECTION: the first 20 B of the
+  // sled burst); the tips, power state and energy registers are not needed here.
   mems_regs::SledBurst s{};
-  services_.bus_access(tlm::TLM_READ_COMMAND, kSled, &s, sizeof s);
+  services_.bus_access(tlm::TLM_READ_COMMAND, kSled, &s, offsetof(mems_regs::SledBurst, active_tips));
   sled_.state = {s.x_nm, s.y_nm, s.y_direction < 0 ? -1 : +1};
 }
 

@@ -57,7 +57,7 @@ class MemsMediaDriver : public sc_core::sc_module, public MediaDriver {
   enum class State : std::uint8_t { Idle = 0, Accessing = 1, Repositioning = 2 };
   void set_state(State s);
   void on_done();
-  /// Reads the sled's state (SLED_* burst) into sled_.
+  /// Reads the sled's position (SLED_X_NM, SLED_Y_NM, SLED_Y_DIRECTION: one 20 B burst) into sled_.
   void read_sled();
   MemsCommandPath command_path() const;
 

@@ -80,12 +80,23 @@ class RegisterBank {
         o += 4;
         continue;
       }
+      // Little-endian host; the widths 4 and 8 (add()) as fixed-size copies.
       if (read) {
         const std::uint64_t v = r->read ? r->read() : 0;
-        std::memcpy(data, &v, r->width);  // little-endian host
+        if (r->width == 8)
+          std::memcpy(data, &v, 8);
+        else if (r->width == 4)
+          std::memcpy(data, &v, 4);
+        else
+          std::memcpy(data, &v, r->width);
       } else {
         std::uint64_t v = 0;
-        std::memcpy(&v, data, r->width);
+        if (r->width == 8)
+          std::memcpy(&v, data, 8);
+        else if (r->width == 4)
+          std::memcpy(&v, data, 4);
+        else
+          std::memcpy(&v, data, r->width);
         r->write(v, trans);
       }
       data += r->width;

@@ -68,13 +68,13 @@ class MemsQueuePolicy final : public SchedulingPolicy {
     // the parallelism"). The device serves a batch in one access only when the first sweeps share
     // the position and direction and the tips fit (MemsPredictor::batch_conflict): keep the
     // requests, oldest first, that fit with those kept; the others go back to the queue.
-    std::vector<mems::BatchSpan> spans;
+    std::vector<mems::BatchSpan> spans;  // built only for a batch of several (one never conflicts)
     std::vector<Command> more;
     Command first{};
     for (std::size_t i = 0; i < batch.requests.size(); ++i) {
       const mems_sched::Request& r = batch.requests[i];
       const Command c = commands_.at(r.id);
-      spans.push_back({c.lbn, c.blocks});
+      if (batch.requests.size() > 1) spans.push_back({c.lbn, c.blocks});
       if (i > 0 && p.batch_conflict(spans)) {
         spans.pop_back();
         queue_->enqueue(r);
@@ -94,6 +94,7 @@ class MemsQueuePolicy final : public SchedulingPolicy {
 
  private:
   const MemsPredictor& mems(const SchedulingContext& ctx) {
+    if (ctx.predictor && ctx.predictor == booted_predictor_) return *booted_;  // checked when booted
     const auto* p = dynamic_cast<const MemsPredictor*>(ctx.predictor);
     if (!p)
       throw std::logic_error("policy '" + key_ + "' (" + name_ + ") needs a MEMS device; the predictor is a " +
@@ -110,6 +111,7 @@ class MemsQueuePolicy final : public SchedulingPolicy {
       if (!commands_.empty()) throw std::logic_error("MEMS policy: the predictor changed with commands queued");
       queue_ = mems_sched::make_queue(key_, g);
       booted_ = p;
+      booted_predictor_ = ctx.predictor;
     }
     return *p;
   }
@@ -120,6 +122,7 @@ class MemsQueuePolicy final : public SchedulingPolicy {
   std::uint32_t zones_x_ = 1, zones_y_ = 1;
   std::unique_ptr<mems_sched::Queue> queue_;
   const MemsPredictor* booted_ = nullptr;
+  const Predictor* booted_predictor_ = nullptr;          ///< booted_ as the context passes it (skips the cast)
   std::unordered_map<std::uint64_t, Command> commands_;  ///< queued, by id
 };
 

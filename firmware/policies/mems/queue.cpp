@@ -112,6 +112,8 @@ std::optional<std::uint32_t> PositionIndex::find(std::uint32_t x, std::uint32_t 
 }
 
 std::vector<Request> PositionIndex::gather(std::uint32_t s, std::uint32_t limit) const {
+  const std::vector<std::uint64_t>& ids = slots_[s].ids;
+  if (ids.size() == 1 && limit >= 1) return {entries_.at(ids[0]).request};  // the common case: no sort
   std::vector<Request> here;
   here.reserve(slots_[s].ids.size());
   for (std::uint64_t id : slots_[s].ids) here.push_back(entries_.at(id).request);
