@@ -84,11 +84,12 @@ void MemsMediaDriver::read_sled() {
   sled_.state = {s.x_nm, s.y_nm, s.y_direction < 0 ? -1 : +1};
 }
 
-void MemsMediaDriver::serve(std::vector<MediaResult> batch) {
+void MemsMediaDriver::serve(std::vector<MediaResult>& batch) {
   if (batch.empty()) SC_REPORT_ERROR(name(), "a Serve decision with no command");
   if (batch.size() > mems_regs::kMaxBatch)
     SC_REPORT_ERROR(name(), "a batch decision of more commands than the device's batch table holds");
-  batch_ = std::move(batch);
+  batch_.swap(batch);
+  batch.clear();
   offsets_.assign(batch_.size(), 0);
   std::uint64_t blocks = 0;
   const std::uint32_t from_x = predictor_.indices(sled_.state).x;
@@ -165,9 +166,9 @@ void MemsMediaDriver::on_done() {
     if (r.command.is_read()) services_.dma(r.command, true, std::size_t{r.command.blocks} * kBlockBytes, offsets_[i]);
   }
   set_state(State::Idle);
-  std::vector<MediaResult> done = std::move(batch_);
+  finished_.swap(batch_);  // the buffers circulate: no allocation per access
   batch_.clear();
-  services_.access_done(done);
+  services_.access_done(finished_);
 }
 
 }  // namespace drivevp

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "firmware/mems_predictor.h"
+#include "firmware/node_pool.h"
 #include "firmware/policies/mems/queue.h"
 
 namespace drivevp {
@@ -60,9 +61,10 @@ class MemsQueuePolicy final : public SchedulingPolicy {
     const MemsPredictor& p = mems(ctx);
     const MemsSledView sled = MemsPredictor::sled_of(ctx.position);
     const MemsIndices at = p.indices(sled.state);
-    const mems_sched::Batch batch = queue_->choose(
+    mems_sched::Batch& batch = batch_;  // reused: no allocation per decision
+    queue_->choose(
         ctx.now, [&](std::uint32_t x, std::uint32_t y) { return p.positioning_to(sled.state, x, y); },
-        mems_sched::SledPosition{at.x, at.y});
+        mems_sched::SledPosition{at.x, at.y}, batch);
     // Only the parallelism-aware policies gather several requests (their queue's geometry allows
     // one region per access for the others: 002 §3, SPTF, SSTF, FCFS and ZSPTF "do not consider
     // the parallelism"). The device serves a batch in one access only when the first sweeps share
@@ -121,9 +123,12 @@ class MemsQueuePolicy final : public SchedulingPolicy {
   std::string name_;
   std::uint32_t zones_x_ = 1, zones_y_ = 1;
   std::unique_ptr<mems_sched::Queue> queue_;
+  mems_sched::Batch batch_;  ///< the last decision's batch (its buffer reused)
   const MemsPredictor* booted_ = nullptr;
-  const Predictor* booted_predictor_ = nullptr;          ///< booted_ as the context passes it (skips the cast)
-  std::unordered_map<std::uint64_t, Command> commands_;  ///< queued, by id
+  const Predictor* booted_predictor_ = nullptr;  ///< booted_ as the context passes it (skips the cast)
+  std::unordered_map<std::uint64_t, Command, std::hash<std::uint64_t>, std::equal_to<std::uint64_t>,
+                     NodePool<std::pair<const std::uint64_t, Command>>>
+      commands_;  ///< queued, by id (nodes recycled)
 };
 
 }  // namespace
