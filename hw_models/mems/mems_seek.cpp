@@ -198,6 +198,33 @@ double MemsSeek::y_seek_s(std::int64_t y0, int dir0, std::int64_t y1, int dir1, 
 }
 
 Positioning MemsSeek::position(const SledState& from, std::int64_t x_nm, const AccessPass& pass) const {
+  // The device positions exactly as the firmware's predictor did just before (the decision's
+  // estimate, then the command): a per-thread memo of the last positioning, keyed on every input
+  // and on every constant it depends on (so two MemsSeek with equal parameters share it and the
+  // result is bit-identical to a fresh computation).
+  struct Last {
+    double ax_a = 0, ax_w = 0, ay_a = 0, ay_w = 0, v = 0;  // ax_a 0: empty
+    Time settle{0};
+    SeekMethod method = SeekMethod::Exact;
+    SledState from;
+    std::int64_t x_nm = 0, y_servo_nm = 0;
+    int direction = 0;
+    Positioning result;
+  };
+  thread_local Last last;
+  if (last.x_nm == x_nm && last.y_servo_nm == pass.y_servo_nm && last.from == from &&
+      last.direction == pass.direction && last.ax_a == ax_.accel_nm_s2 && last.ax_w == ax_.omega2 &&
+      last.ay_a == ay_.accel_nm_s2 && last.ay_w == ay_.omega2 && last.v == v_ && last.settle == settle_ &&
+      last.method == method_)
+    return last.result;
+  const Positioning p = compute_position(from, x_nm, pass);
+  last =
+      Last{ax_.accel_nm_s2, ax_.omega2, ay_.accel_nm_s2, ay_.omega2, v_, settle_, method_, from, x_nm, pass.y_servo_nm,
+           pass.direction,  p};
+  return p;
+}
+
+Positioning MemsSeek::compute_position(const SledState& from, std::int64_t x_nm, const AccessPass& pass) const {
   Positioning p;
   if (from.x_nm != x_nm) {
     p.x_seek = from_s(x_seek_s(from.x_nm, x_nm));
