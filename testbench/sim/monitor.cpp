@@ -111,19 +111,16 @@ void RunMonitor::record(const RequestRecord& r) {
 
 void RunMonitor::drain() {
   std::uint64_t processed = 0;
-  unsigned idle = 0;
   for (;;) {
     const std::uint64_t head = head_.load(std::memory_order_relaxed);
     if (head == tail_.load(std::memory_order_acquire)) {
       if (done_.load(std::memory_order_acquire) && head == tail_.load(std::memory_order_acquire)) return;
-      // Empty: spin briefly, then sleep, so an idle writer does not hold a core.
-      if (++idle < 64)
-        std::this_thread::yield();
-      else
-        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      // Empty: sleep, so that an idle writer does not hold a core (a yield loop costs a system
+      // call per turn and competes with the simulation thread on a busy machine). 200 us hold
+      // a few hundred records at most, far from the ring's kRingSize.
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
       continue;
     }
-    idle = 0;
     write_row(ring_[head % kRingSize], ++processed);
     head_.store(head + 1, std::memory_order_release);
   }
