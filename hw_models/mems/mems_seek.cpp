@@ -131,33 +131,25 @@ MemsSeek::MemsSeek(const MemsParams& params, SeekMethod method)
 
 double MemsSeek::bang_bang_s(const Axis& axis, double from, double w0, double to, double w1) const {
   // The firmware's predictor and the device compute the same move one after the other (the
-  // prediction at dispatch, the access when the command arrives), and Y moves repeat (they run
-  // between the few row starts and ends): a per-thread, direct-mapped memo of moves, keyed on
-  // every input (axis constants and method included, so two MemsSeek with equal parameters share
-  // entries and results are bit-identical to a fresh computation). Moves from speed 0 (X seeks,
-  // rarely repeated beyond the device's copy of the prediction) and moves at speed (Y seeks) get
-  // separate tables, 1,024 and 4,096 slots of 64 bytes, allocated on a thread's first move.
+  // prediction at dispatch, the access when the command arrives): a small per-thread memo of
+  // recent moves, keyed on every input (axis constants and method included, so two MemsSeek with
+  // equal parameters share entries and results are bit-identical to a fresh computation).
   struct Memo {
-    double accel = 0, omega2 = 0, from = 0, w0 = 0, to = 0, w1 = 0, seconds = 0;  // accel 0: empty
+    double accel = -1, omega2 = 0, from = 0, w0 = 0, to = 0, w1 = 0, seconds = 0;
     SeekMethod method = SeekMethod::Exact;
   };
-  constexpr std::size_t kRestSlots = 1024, kMovingSlots = 4096;
-  thread_local std::vector<Memo> memo;
-  if (memo.empty()) memo.resize(kRestSlots + kMovingSlots);
-  // The slot from the inputs' bit patterns (a multiply-xorshift mix; any slot choice gives the
-  // same results, only the hit rate depends on it).
+  constexpr std::size_t kSlots = 16;
+  thread_local std::array<Memo, kSlots> memo{};
+  // The slot from the inputs' bit patterns (a multiplicative mix; any slot choice gives the same
+  // results, only the hit rate depends on it).
   const auto bits = [](double v) {
     std::uint64_t u;
     std::memcpy(&u, &v, sizeof u);
     return u;
   };
-  std::uint64_t h = bits(from) * 0x9E3779B97F4A7C15ull + bits(to) * 0xC2B2AE3D27D4EB4Full +
-                    bits(w0) * 0x165667B19E3779F9ull + std::uint64_t{axis.omega2 != 0};
-  h ^= h >> 33;
-  h *= 0xFF51AFD7ED558CCDull;
-  h ^= h >> 33;
-  const std::size_t slot = w0 == 0 ? static_cast<std::size_t>(h & (kRestSlots - 1))
-                                   : kRestSlots + static_cast<std::size_t>(h & (kMovingSlots - 1));
+  const std::uint64_t h = (bits(from) * 0x9E3779B97F4A7C15ull) ^ (bits(to) * 0xC2B2AE3D27D4EB4Full) ^
+                          (bits(w0) * 0x165667B19E3779F9ull) ^ std::uint64_t{axis.omega2 != 0};
+  const std::size_t slot = static_cast<std::size_t>((h ^ (h >> 29) ^ (h >> 47)) % kSlots);
   Memo& m = memo[slot];
   if (m.accel == axis.accel_nm_s2 && m.omega2 == axis.omega2 && m.from == from && m.to == to && m.w0 == w0 &&
       m.w1 == w1 && m.method == method_)
