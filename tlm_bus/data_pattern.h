@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "tlm_bus/command.h"
+#include "tlm_bus/copy_bytes.h"
 
 namespace drivevp::pattern {
 
@@ -66,10 +67,7 @@ static_assert(writer_of(written_word(0, 0), 0) == 0 &&
               writer_of(written_word(123456789, 987654321), 987654321) == 123456789);
 
 /// Writes `word` into every 8-byte position of the kBlockBytes bytes at `block`.
-inline void fill_block(std::uint8_t* block, std::uint64_t word) {
-  const std::uint64_t pair[2] = {word, word};
-  for (std::uint32_t i = 0; i < kBlockBytes; i += sizeof pair) std::memcpy(block + i, pair, sizeof pair);
-}
+inline void fill_block(std::uint8_t* block, std::uint64_t word) { fill_words(block, word, kBlockBytes); }
 
 /// True if the kBlockBytes bytes at `block` hold one 8-byte word in every word position; that
 /// word is then stored in `word`.

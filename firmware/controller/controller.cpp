@@ -156,7 +156,8 @@ void Controller::dispatch() {
       break;
   }
   // One media access: the decision's command first, then its batch, each with its own log.
-  std::vector<MediaResult> access(1 + d.batch.size());
+  std::vector<MediaResult>& access = access_;  // reused (MediaDriver::serve swaps buffers)
+  access.assign(1 + d.batch.size(), MediaResult{});
   access[0].command = d.command;
   for (std::size_t i = 0; i < d.batch.size(); ++i) access[i + 1].command = d.batch[i];
   for (MediaResult& r : access) r.log.dispatch_ps = start.count();
@@ -166,7 +167,7 @@ void Controller::dispatch() {
   current_lbn_ = d.command.lbn;
   if (d.predicted_positioning >= Time{0}) predicted_positioning_ms_ = to_ms(d.predicted_positioning);
   offset_ += to_sc(driver_->predictor().command_overhead());
-  driver_->serve(std::move(access));
+  driver_->serve(access);
 }
 
 std::uint8_t* Controller::channel_buffer(std::size_t bytes) {

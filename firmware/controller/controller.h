@@ -110,6 +110,7 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   std::uint32_t held_ = 0;                   ///< commands fetched and not yet completed
   std::vector<std::uint64_t> data_address_;  ///< by tag
   std::vector<std::uint8_t> staging_;        ///< DMA staging buffer (only without DMI)
+  std::vector<MediaResult> access_;          ///< the decision being handed to the driver
   tlm::tlm_dmi dmi_;                         ///< the channel's sector buffer
   bool dmi_valid_ = false;
   std::optional<Time> dmi_write_latency_;  ///< of the latest DMI grant; none before one or after a refusal

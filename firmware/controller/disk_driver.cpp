@@ -76,9 +76,10 @@ CommandPath DiskMediaDriver::command_path() const {
   return path;
 }
 
-void DiskMediaDriver::serve(std::vector<MediaResult> batch) {
+void DiskMediaDriver::serve(std::vector<MediaResult>& batch) {
   if (batch.empty()) SC_REPORT_ERROR(name(), "a Serve decision with no command");
-  batch_ = std::move(batch);
+  batch_.swap(batch);
+  batch.clear();
   index_ = 0;
   start_command();
 }
@@ -105,9 +106,9 @@ void DiskMediaDriver::next_or_finish() {
     return;
   }
   set_state(State::Idle);
-  std::vector<MediaResult> done = std::move(batch_);
+  finished_.swap(batch_);  // the buffers circulate: no allocation per access
   batch_.clear();
-  services_.access_done(done);
+  services_.access_done(finished_);
 }
 
 void DiskMediaDriver::reposition(const Decision& decision) {

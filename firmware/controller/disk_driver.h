@@ -51,7 +51,7 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   const DiskPredictor& disk_predictor() const { return predictor_; }
   MediaPosition position() const override { return DiskPredictor::position_of(head_); }
   bool busy() const override { return state_ != State::Idle; }
-  void serve(std::vector<MediaResult> batch) override;
+  void serve(std::vector<MediaResult>& batch) override;
   void reposition(const Decision& decision) override;
   void dma_path_changed() override { predictor_.set_command_path(command_path()); }
 
@@ -75,8 +75,9 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   Time bus_access_time_{0};  ///< one register access on the bus, measured at boot
   State state_ = State::Idle;
   HeadPosition head_;
-  std::vector<MediaResult> batch_;  ///< the access in progress
-  std::size_t index_ = 0;           ///< the command of batch_ in service
+  std::vector<MediaResult> batch_;     ///< the access in progress
+  std::vector<MediaResult> finished_;  ///< the access just finished, while access_done() posts it
+  std::size_t index_ = 0;              ///< the command of batch_ in service
 };
 
 }  // namespace drivevp

@@ -97,8 +97,10 @@ class MediaDriver {
   /// then Decision::batch in order (>= 1 entry). The controller has already spent the command
   /// overhead on its offset. The driver reports the end once, with access_done(), one result
   /// per command in the order given. A batch the device cannot serve in one access is a
-  /// configuration error (SC_REPORT_ERROR naming the device and the reason).
-  virtual void serve(std::vector<MediaResult> batch) = 0;
+  /// configuration error (SC_REPORT_ERROR naming the device and the reason). The driver takes the
+  /// entries by swapping `batch` with a buffer of its own; `batch` comes back empty (holding that
+  /// buffer's capacity, for the caller to reuse: no allocation per access).
+  virtual void serve(std::vector<MediaResult>& batch) = 0;
   /// Starts a Decision::Reposition (move to Decision::sweep_coordinate without transfer); reports
   /// reposition_done().
   virtual void reposition(const Decision& decision) = 0;

@@ -1,5 +1,7 @@
 #include "firmware/controller/mems_driver.h"
 
+#include <cstddef>
+
 #include "tlm_bus/devices/mems_page.h"
 #include "tlm_bus/devices/mems_registers.h"
 #include "tlm_bus/param_page.h"
@@ -75,16 +77,19 @@ MemsCommandPath MemsMediaDriver::command_path() const {
 }
 
 void MemsMediaDriver::read_sled() {
+  // The position registers only (SLED_X_NM, SLED_Y_NM, SLED_Y_DIRECTION: the first 20 B of the
+  // sled burst); the tips, power state and energy registers are not needed here.
   mems_regs::SledBurst s{};
-  services_.bus_access(tlm::TLM_READ_COMMAND, kSled, &s, sizeof s);
+  services_.bus_access(tlm::TLM_READ_COMMAND, kSled, &s, offsetof(mems_regs::SledBurst, active_tips));
   sled_.state = {s.x_nm, s.y_nm, s.y_direction < 0 ? -1 : +1};
 }
 
-void MemsMediaDriver::serve(std::vector<MediaResult> batch) {
+void MemsMediaDriver::serve(std::vector<MediaResult>& batch) {
   if (batch.empty()) SC_REPORT_ERROR(name(), "a Serve decision with no command");
   if (batch.size() > mems_regs::kMaxBatch)
     SC_REPORT_ERROR(name(), "a batch decision of more commands than the device's batch table holds");
-  batch_ = std::move(batch);
+  batch_.swap(batch);
+  batch.clear();
   offsets_.assign(batch_.size(), 0);
   std::uint64_t blocks = 0;
   const std::uint32_t from_x = predictor_.indices(sled_.state).x;
@@ -161,9 +166,9 @@ void MemsMediaDriver::on_done() {
     if (r.command.is_read()) services_.dma(r.command, true, std::size_t{r.command.blocks} * kBlockBytes, offsets_[i]);
   }
   set_state(State::Idle);
-  std::vector<MediaResult> done = std::move(batch_);
+  finished_.swap(batch_);  // the buffers circulate: no allocation per access
   batch_.clear();
-  services_.access_done(done);
+  services_.access_done(finished_);
 }
 
 }  // namespace drivevp

@@ -49,7 +49,7 @@ class MemsMediaDriver : public sc_core::sc_module, public MediaDriver {
   const MemsPredictor& mems_predictor() const { return predictor_; }
   MediaPosition position() const override { return MemsPredictor::position_of(sled_); }
   bool busy() const override { return state_ != State::Idle; }
-  void serve(std::vector<MediaResult> batch) override;
+  void serve(std::vector<MediaResult>& batch) override;
   void reposition(const Decision& decision) override;
   void dma_path_changed() override { predictor_.set_command_path(command_path()); }
 
@@ -57,7 +57,7 @@ class MemsMediaDriver : public sc_core::sc_module, public MediaDriver {
   enum class State : std::uint8_t { Idle = 0, Accessing = 1, Repositioning = 2 };
   void set_state(State s);
   void on_done();
-  /// Reads the sled's state (SLED_* burst) into sled_.
+  /// Reads the sled's position (SLED_X_NM, SLED_Y_NM, SLED_Y_DIRECTION: one 20 B burst) into sled_.
   void read_sled();
   MemsCommandPath command_path() const;
 
@@ -68,6 +68,7 @@ class MemsMediaDriver : public sc_core::sc_module, public MediaDriver {
   State state_ = State::Idle;
   MemsSledView sled_;
   std::vector<MediaResult> batch_;      ///< the access in progress
+  std::vector<MediaResult> finished_;   ///< the access just finished, while access_done() posts it
   std::vector<std::uint64_t> offsets_;  ///< sector-buffer byte offset of each command's data
 };
 

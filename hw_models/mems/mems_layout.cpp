@@ -22,25 +22,43 @@ MemsLayout::MemsLayout(const MemsParams& p) {
   order_ = p.layout;
 }
 
-BlockAddress MemsLayout::locate(std::uint64_t lbn) const {
-  if (lbn >= capacity())
-    throw std::out_of_range("MEMS LBN " + std::to_string(lbn) + " beyond the capacity of " +
-                            std::to_string(capacity()) + " blocks");
+namespace {
+
+// locate() in the unsigned type U: every quotient and remainder is that of the 64-bit
+// arithmetic as long as the capacity fits in U (32-bit division is several times faster).
+template <class U>
+BlockAddress locate_as(U lbn, U per_sled, U per_cylinder, U per_column, U cells, U rows, bool streaming) {
   BlockAddress a;
-  a.sled = static_cast<std::uint32_t>(lbn / blocks_per_sled());
-  std::uint64_t r = lbn % blocks_per_sled();
-  a.cylinder = static_cast<std::uint32_t>(r / blocks_per_cylinder());
-  r %= blocks_per_cylinder();
-  a.column = static_cast<std::uint32_t>(r / blocks_per_column());
-  r %= blocks_per_column();
-  if (order_ == LayoutOrder::Streaming) {
-    a.row = static_cast<std::uint32_t>(r / cells_);
-    a.cell = static_cast<std::uint32_t>(r % cells_);
+  a.sled = static_cast<std::uint32_t>(lbn / per_sled);
+  U r = lbn % per_sled;
+  a.cylinder = static_cast<std::uint32_t>(r / per_cylinder);
+  r %= per_cylinder;
+  a.column = static_cast<std::uint32_t>(r / per_column);
+  r %= per_column;
+  if (streaming) {
+    a.row = static_cast<std::uint32_t>(r / cells);
+    a.cell = static_cast<std::uint32_t>(r % cells);
   } else {
-    a.cell = static_cast<std::uint32_t>(r / rows_);
-    a.row = static_cast<std::uint32_t>(r % rows_);
+    a.cell = static_cast<std::uint32_t>(r / rows);
+    a.row = static_cast<std::uint32_t>(r % rows);
   }
   return a;
+}
+
+}  // namespace
+
+BlockAddress MemsLayout::locate(std::uint64_t lbn) const {
+  const std::uint64_t cap = capacity();
+  if (lbn >= cap)
+    throw std::out_of_range("MEMS LBN " + std::to_string(lbn) + " beyond the capacity of " + std::to_string(cap) +
+                            " blocks");
+  const bool streaming = order_ == LayoutOrder::Streaming;
+  if (cap <= 0xFFFF'FFFFu)
+    return locate_as<std::uint32_t>(static_cast<std::uint32_t>(lbn), static_cast<std::uint32_t>(blocks_per_sled()),
+                                    static_cast<std::uint32_t>(blocks_per_cylinder()),
+                                    static_cast<std::uint32_t>(blocks_per_column()), cells_, rows_, streaming);
+  return locate_as<std::uint64_t>(lbn, blocks_per_sled(), blocks_per_cylinder(), blocks_per_column(), cells_, rows_,
+                                  streaming);
 }
 
 std::uint64_t MemsLayout::lbn(const BlockAddress& a) const {

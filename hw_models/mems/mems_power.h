@@ -50,7 +50,10 @@ class EnergyMeter {
   std::uint64_t startups() const { return startups_; }
 
  private:
-  MemsParams params_;
+  // The parameters the meter uses (not the whole MemsParams: a meter is copied for every energy
+  // read-out, EnergyMeter as returned by MemsDevice::energy_at).
+  double sled_active_mw_, sled_inactive_mw_, tip_mw_;
+  Time timeout_, startup_delay_;
   Time now_{0};
   double total_ = 0, tip_ = 0;
   std::array<double, 3> by_state_{};

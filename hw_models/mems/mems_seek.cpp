@@ -4,6 +4,7 @@
 #include <functional>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -139,9 +140,16 @@ double MemsSeek::bang_bang_s(const Axis& axis, double from, double w0, double to
   };
   constexpr std::size_t kSlots = 16;
   thread_local std::array<Memo, kSlots> memo{};
-  const std::size_t slot =
-      (std::hash<double>{}(from)*31 + std::hash<double>{}(to)*7 + std::hash<double>{}(w0) + (axis.omega2 != 0)) %
-      kSlots;
+  // The slot from the inputs' bit patterns (a multiplicative mix; any slot choice gives the same
+  // results, only the hit rate depends on it).
+  const auto bits = [](double v) {
+    std::uint64_t u;
+    std::memcpy(&u, &v, sizeof u);
+    return u;
+  };
+  const std::uint64_t h = (bits(from) * 0x9E3779B97F4A7C15ull) ^ (bits(to) * 0xC2B2AE3D27D4EB4Full) ^
+                          (bits(w0) * 0x165667B19E3779F9ull) ^ std::uint64_t{axis.omega2 != 0};
+  const std::size_t slot = static_cast<std::size_t>((h ^ (h >> 29) ^ (h >> 47)) % kSlots);
   Memo& m = memo[slot];
   if (m.accel == axis.accel_nm_s2 && m.omega2 == axis.omega2 && m.from == from && m.to == to && m.w0 == w0 &&
       m.w1 == w1 && m.method == method_)
@@ -182,6 +190,33 @@ double MemsSeek::y_seek_s(std::int64_t y0, int dir0, std::int64_t y1, int dir1, 
 }
 
 Positioning MemsSeek::position(const SledState& from, std::int64_t x_nm, const AccessPass& pass) const {
+  // The device positions exactly as the firmware's predictor did just before (the decision's
+  // estimate, then the command): a per-thread memo of the last positioning, keyed on every input
+  // and on every constant it depends on (so two MemsSeek with equal parameters share it and the
+  // result is bit-identical to a fresh computation).
+  struct Last {
+    double ax_a = 0, ax_w = 0, ay_a = 0, ay_w = 0, v = 0;  // ax_a 0: empty
+    Time settle{0};
+    SeekMethod method = SeekMethod::Exact;
+    SledState from;
+    std::int64_t x_nm = 0, y_servo_nm = 0;
+    int direction = 0;
+    Positioning result;
+  };
+  thread_local Last last;
+  if (last.x_nm == x_nm && last.y_servo_nm == pass.y_servo_nm && last.from == from &&
+      last.direction == pass.direction && last.ax_a == ax_.accel_nm_s2 && last.ax_w == ax_.omega2 &&
+      last.ay_a == ay_.accel_nm_s2 && last.ay_w == ay_.omega2 && last.v == v_ && last.settle == settle_ &&
+      last.method == method_)
+    return last.result;
+  const Positioning p = compute_position(from, x_nm, pass);
+  last =
+      Last{ax_.accel_nm_s2, ax_.omega2, ay_.accel_nm_s2, ay_.omega2, v_, settle_, method_, from, x_nm, pass.y_servo_nm,
+           pass.direction,  p};
+  return p;
+}
+
+Positioning MemsSeek::compute_position(const SledState& from, std::int64_t x_nm, const AccessPass& pass) const {
   Positioning p;
   if (from.x_nm != x_nm) {
     p.x_seek = from_s(x_seek_s(from.x_nm, x_nm));
@@ -268,8 +303,14 @@ MediaAccess MemsSeek::access(const SledState& from, std::uint64_t lbn, std::uint
 }
 
 std::vector<Sweep> MemsSeek::sweeps(const SledState& from, std::uint64_t lbn, std::uint32_t blocks) const {
-  check_range(lbn, blocks);
   std::vector<Sweep> out;
+  sweeps(from, lbn, blocks, out);
+  return out;
+}
+
+void MemsSeek::sweeps(const SledState& from, std::uint64_t lbn, std::uint32_t blocks, std::vector<Sweep>& out) const {
+  check_range(lbn, blocks);
+  out.clear();
   SledState state = from;
   std::uint64_t cur = lbn, remaining = blocks;
   while (remaining > 0) {
@@ -280,7 +321,6 @@ std::vector<Sweep> MemsSeek::sweeps(const SledState& from, std::uint64_t lbn, st
     cur += run;
     remaining -= run;
   }
-  return out;
 }
 
 MediaAccess MemsSeek::summarize(const std::vector<Sweep>& sweeps) const {

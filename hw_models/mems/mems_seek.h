@@ -153,6 +153,8 @@ class MemsSeek {
   /// The sweeps of access(from, lbn, blocks), one per run, in order (each with its positioning's
   /// parts, start and end states); summarize() of them equals access(). Same errors as access().
   std::vector<Sweep> sweeps(const SledState& from, std::uint64_t lbn, std::uint32_t blocks) const;
+  /// The same sweeps written into `out` (cleared first; its capacity is reused). Same errors.
+  void sweeps(const SledState& from, std::uint64_t lbn, std::uint32_t blocks, std::vector<Sweep>& out) const;
 
   /// Why `spans` cannot be served in one media access, or nothing when they can (never throws).
   /// Rule (002 §2.1, §4: the regions' tips at the same relative (x, y) are read concurrently, up
@@ -180,6 +182,8 @@ class MemsSeek {
 
  private:
   double bang_bang_s(const Axis& axis, double from, double w0, double to, double w1) const;
+  /// position() without its memo of the last positioning.
+  Positioning compute_position(const SledState& from, std::int64_t x_nm, const AccessPass& pass) const;
   /// One run: `blocks` (<= run_blocks(a)) from `lbn` (address `a`), reached from `from`.
   Sweep run_sweep(const SledState& from, const BlockAddress& a, std::uint64_t lbn, std::uint64_t blocks) const;
   static void add(MediaAccess& m, const Sweep& s);

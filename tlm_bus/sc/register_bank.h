@@ -33,6 +33,7 @@ class RegisterBank {
     if (by_word_.size() < word + 2) by_word_.resize(word + 2, -1);
     by_word_[word] = static_cast<int>(regs_.size());
     regs_.push_back({std::move(name), offset, width, std::move(read), std::move(write)});
+    known_count_ = 0;  // a new register can change a burst's validity
   }
 
   /// Serves one access at `offset` (relative to the bank) whose annotated delay is `delay`
@@ -46,7 +47,7 @@ class RegisterBank {
     }
     const std::uint64_t length = trans.get_data_length();
     const bool read = trans.is_read();
-    if (length != first->width) {  // a burst: check it before acting
+    if (length != first->width && !known_good(offset, length, read)) {  // a burst: check it before acting
       for (std::uint64_t o = offset; o < offset + length;) {
         const Reg* r = at(o);
         if (!r) {
@@ -67,7 +68,8 @@ class RegisterBank {
         }
         o += r->width;
       }
-    } else if (!read && !first->write) {
+      remember_good(offset, length, read);
+    } else if (length == first->width && !read && !first->write) {
       trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
       return true;
     }
@@ -80,12 +82,23 @@ class RegisterBank {
         o += 4;
         continue;
       }
+      // Little-endian host; the widths 4 and 8 (add()) as fixed-size copies.
       if (read) {
         const std::uint64_t v = r->read ? r->read() : 0;
-        std::memcpy(data, &v, r->width);  // little-endian host
+        if (r->width == 8)
+          std::memcpy(data, &v, 8);
+        else if (r->width == 4)
+          std::memcpy(data, &v, 4);
+        else
+          std::memcpy(data, &v, r->width);
       } else {
         std::uint64_t v = 0;
-        std::memcpy(&v, data, r->width);
+        if (r->width == 8)
+          std::memcpy(&v, data, 8);
+        else if (r->width == 4)
+          std::memcpy(&v, data, 4);
+        else
+          std::memcpy(&v, data, r->width);
         r->write(v, trans);
       }
       data += r->width;
@@ -112,8 +125,27 @@ class RegisterBank {
     if (offset % 4 != 0 || word >= by_word_.size() || by_word_[word] < 0) return nullptr;
     return &regs_[static_cast<std::size_t>(by_word_[word])];
   }
+  // Bursts found valid (the registers do not change after elaboration, so a burst's check
+  // gives the same answer every time): a few recent (offset, length, direction), checked first.
+  struct Burst {
+    std::uint64_t offset = 0, length = 0;
+    bool read = false;
+  };
+  static constexpr std::size_t kKnownBursts = 8;
+  bool known_good(std::uint64_t offset, std::uint64_t length, bool read) const {
+    for (std::size_t i = 0; i < known_count_; ++i)
+      if (known_[i].offset == offset && known_[i].length == length && known_[i].read == read) return true;
+    return false;
+  }
+  void remember_good(std::uint64_t offset, std::uint64_t length, bool read) {
+    known_[known_next_] = {offset, length, read};
+    known_next_ = (known_next_ + 1) % kKnownBursts;
+    if (known_count_ < kKnownBursts) ++known_count_;
+  }
   std::vector<Reg> regs_;
   std::vector<int> by_word_;  ///< register index by offset / 4, -1 where none starts
+  Burst known_[kKnownBursts];
+  std::size_t known_count_ = 0, known_next_ = 0;
   const sc_core::sc_time* delay_ = &sc_core::SC_ZERO_TIME;
 };
 

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "firmware/mems_predictor.h"
+#include "firmware/node_pool.h"
 #include "firmware/policies/mems/queue.h"
 
 namespace drivevp {
@@ -60,21 +61,22 @@ class MemsQueuePolicy final : public SchedulingPolicy {
     const MemsPredictor& p = mems(ctx);
     const MemsSledView sled = MemsPredictor::sled_of(ctx.position);
     const MemsIndices at = p.indices(sled.state);
-    const mems_sched::Batch batch = queue_->choose(
+    mems_sched::Batch& batch = batch_;  // reused: no allocation per decision
+    queue_->choose(
         ctx.now, [&](std::uint32_t x, std::uint32_t y) { return p.positioning_to(sled.state, x, y); },
-        mems_sched::SledPosition{at.x, at.y});
+        mems_sched::SledPosition{at.x, at.y}, batch);
     // Only the parallelism-aware policies gather several requests (their queue's geometry allows
     // one region per access for the others: 002 §3, SPTF, SSTF, FCFS and ZSPTF "do not consider
     // the parallelism"). The device serves a batch in one access only when the first sweeps share
     // the position and direction and the tips fit (MemsPredictor::batch_conflict): keep the
     // requests, oldest first, that fit with those kept; the others go back to the queue.
-    std::vector<mems::BatchSpan> spans;
+    std::vector<mems::BatchSpan> spans;  // built only for a batch of several (one never conflicts)
     std::vector<Command> more;
     Command first{};
     for (std::size_t i = 0; i < batch.requests.size(); ++i) {
       const mems_sched::Request& r = batch.requests[i];
       const Command c = commands_.at(r.id);
-      spans.push_back({c.lbn, c.blocks});
+      if (batch.requests.size() > 1) spans.push_back({c.lbn, c.blocks});
       if (i > 0 && p.batch_conflict(spans)) {
         spans.pop_back();
         queue_->enqueue(r);
@@ -94,6 +96,7 @@ class MemsQueuePolicy final : public SchedulingPolicy {
 
  private:
   const MemsPredictor& mems(const SchedulingContext& ctx) {
+    if (ctx.predictor && ctx.predictor == booted_predictor_) return *booted_;  // checked when booted
     const auto* p = dynamic_cast<const MemsPredictor*>(ctx.predictor);
     if (!p)
       throw std::logic_error("policy '" + key_ + "' (" + name_ + ") needs a MEMS device; the predictor is a " +
@@ -110,6 +113,7 @@ class MemsQueuePolicy final : public SchedulingPolicy {
       if (!commands_.empty()) throw std::logic_error("MEMS policy: the predictor changed with commands queued");
       queue_ = mems_sched::make_queue(key_, g);
       booted_ = p;
+      booted_predictor_ = ctx.predictor;
     }
     return *p;
   }
@@ -119,8 +123,12 @@ class MemsQueuePolicy final : public SchedulingPolicy {
   std::string name_;
   std::uint32_t zones_x_ = 1, zones_y_ = 1;
   std::unique_ptr<mems_sched::Queue> queue_;
+  mems_sched::Batch batch_;  ///< the last decision's batch (its buffer reused)
   const MemsPredictor* booted_ = nullptr;
-  std::unordered_map<std::uint64_t, Command> commands_;  ///< queued, by id
+  const Predictor* booted_predictor_ = nullptr;  ///< booted_ as the context passes it (skips the cast)
+  std::unordered_map<std::uint64_t, Command, std::hash<std::uint64_t>, std::equal_to<std::uint64_t>,
+                     NodePool<std::pair<const std::uint64_t, Command>>>
+      commands_;  ///< queued, by id (nodes recycled)
 };
 
 }  // namespace

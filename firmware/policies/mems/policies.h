@@ -24,7 +24,9 @@ class FcfsQueue final : public Queue {
   void on_remove(const Request& r) override { order_.erase({r.arrival, r.id}); }
 
  private:
-  std::set<std::pair<Time, std::uint64_t>> order_;
+  std::set<std::pair<Time, std::uint64_t>, std::less<std::pair<Time, std::uint64_t>>,
+           NodePool<std::pair<Time, std::uint64_t>>>
+      order_;  ///< (arrival, id) of the queued requests; nodes recycled
 };
 
 /// SSTF (002 §2.2 with Griffin et al.'s mapping: seek -> X movement, rotation -> Y movement):

@@ -112,18 +112,28 @@ std::optional<std::uint32_t> PositionIndex::find(std::uint32_t x, std::uint32_t 
 }
 
 std::vector<Request> PositionIndex::gather(std::uint32_t s, std::uint32_t limit) const {
+  std::vector<Request> out;
+  gather(s, limit, out);
+  return out;
+}
+
+void PositionIndex::gather(std::uint32_t s, std::uint32_t limit, std::vector<Request>& out) const {
+  out.clear();
+  const std::vector<std::uint64_t>& ids = slots_[s].ids;
+  if (ids.size() == 1 && limit >= 1) {  // the common case: no sort
+    out.push_back(entries_.at(ids[0]).request);
+    return;
+  }
   std::vector<Request> here;
   here.reserve(slots_[s].ids.size());
   for (std::uint64_t id : slots_[s].ids) here.push_back(entries_.at(id).request);
   std::sort(here.begin(), here.end(),
             [](const Request& a, const Request& b) { return std::tie(a.arrival, a.id) < std::tie(b.arrival, b.id); });
-  std::vector<Request> out;
   for (const Request& r : here) {
     if (out.size() == limit) break;
     const bool taken = std::any_of(out.begin(), out.end(), [&](const Request& o) { return o.region == r.region; });
     if (!taken) out.push_back(r);
   }
-  return out;
 }
 
 // --- Queue -------------------------------------------------------------------------------------
@@ -144,20 +154,28 @@ bool Queue::remove(std::uint64_t id) {
 }
 
 Batch Queue::choose(Time now, const Positioning& positioning, SledPosition sled) {
+  Batch b;
+  choose(now, positioning, sled, b);
+  return b;
+}
+
+void Queue::choose(Time now, const Positioning& positioning, SledPosition sled, Batch& b) {
   if (now < latest_arrival_)
     throw std::invalid_argument(
         std::string("mems_sched::") + std::string(name()) + ": choose at now = " + std::to_string(now.count()) +
         " ps precedes the arrival of an enqueued request (" + std::to_string(latest_arrival_.count()) + " ps)");
-  Batch b;
-  if (index_.size() == 0) return b;
+  b.x = 0;
+  b.y = 0;
+  b.positioning = Time{-1};
+  b.requests.clear();
+  if (index_.size() == 0) return;
   const Pick p = pick(now, positioning, sled);
   const PositionIndex::Slot& slot = index_.slot(p.slot);
   b.x = slot.x;
   b.y = slot.y;
   b.positioning = p.positioning;  // -1 when the policy chose without it (FCFS, SSTF): no extra call
-  b.requests = index_.gather(p.slot, g_.max_regions_per_access);
+  index_.gather(p.slot, g_.max_regions_per_access, b.requests);
   for (const Request& r : b.requests) remove(r.id);
-  return b;
 }
 
 std::size_t Queue::count_at(std::uint32_t x, std::uint32_t y) const {

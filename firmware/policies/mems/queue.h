@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "firmware/node_pool.h"
 #include "tlm_bus/command.h"
 
 namespace drivevp::mems_sched {
@@ -112,6 +113,8 @@ class PositionIndex {
   const Request& request(std::uint64_t id) const { return entries_.at(id).request; }
   /// The requests at slot `s` (oldest first: arrival, then id), one per region, at most `limit`.
   std::vector<Request> gather(std::uint32_t s, std::uint32_t limit) const;
+  /// The same into `out` (cleared first; its capacity is reused).
+  void gather(std::uint32_t s, std::uint32_t limit, std::vector<Request>& out) const;
 
  private:
   struct Entry {
@@ -123,8 +126,11 @@ class PositionIndex {
   Geometry g_;
   std::uint32_t zones_x_;
   std::uint32_t zones_y_;
-  std::unordered_map<std::uint64_t, Entry> entries_;
-  std::unordered_map<std::uint64_t, std::uint32_t> slot_of_;  ///< key(x, y) -> slot index
+  template <class V>
+  using Map = std::unordered_map<std::uint64_t, V, std::hash<std::uint64_t>, std::equal_to<std::uint64_t>,
+                                 NodePool<std::pair<const std::uint64_t, V>>>;  ///< nodes recycled, no malloc per add
+  Map<Entry> entries_;
+  Map<std::uint32_t> slot_of_;  ///< key(x, y) -> slot index
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::vector<std::uint32_t>> zone_slots_;
@@ -149,6 +155,8 @@ class Queue {
   /// far (std::invalid_argument otherwise); `positioning` must return times in [0, 1 h]
   /// (std::invalid_argument otherwise).
   Batch choose(Time now, const Positioning& positioning, SledPosition sled);
+  /// The same into `out` (its request vector's capacity is reused).
+  void choose(Time now, const Positioning& positioning, SledPosition sled, Batch& out);
 
   std::size_t size() const { return index_.size(); }
   /// N(x, y): requests queued at (x, y) over all regions (maintained incrementally).

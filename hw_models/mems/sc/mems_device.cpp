@@ -216,7 +216,8 @@ void MemsDevice::command(std::uint32_t value, const sc_core::sc_time& delay) {
     if (blocks > L.capacity() || seek_.batch_conflict(spans)) return refuse(delay);
     grow_buffer(blocks);
     cmd_batch_.assign(batch_.begin(), batch_.begin() + batch_count_);
-    return start(t0, op, seek_.batch_sweeps(sled_, spans));
+    sweeps_ = seek_.batch_sweeps(sled_, spans);
+    return start(t0, op, sweeps_);
   }
   std::uint64_t lbn = lbn_;
   if (use_target) {
@@ -232,23 +233,23 @@ void MemsDevice::command(std::uint32_t value, const sc_core::sc_time& delay) {
   lbn_ = lbn;
   cmd_lbn_ = lbn;
   cmd_count_ = count;
-  std::vector<mems::Sweep> sweeps;
   if (op == r::kCmdMove) {
     // Position to the first block's pass, no transfer: one sweep of 0 rows.
     const mems::BlockPosition b = L.position(lbn);
     const int dir = seek_.direction(b.address);
     const mems::AccessPass pass = dir > 0 ? b.up : b.down;
-    mems::Sweep& m = sweeps.emplace_back();
+    sweeps_.clear();
+    mems::Sweep& m = sweeps_.emplace_back();
     m.from = sled_;
     m.positioning = seek_.position(sled_, b.x_nm, pass);
     m.start = m.end = {b.x_nm, pass.y_servo_nm, dir};
   } else {
-    sweeps = seek_.sweeps(sled_, lbn, count);
+    seek_.sweeps(sled_, lbn, count, sweeps_);
   }
-  start(t0, op, std::move(sweeps));
+  start(t0, op, sweeps_);
 }
 
-void MemsDevice::start(Time t0, std::uint32_t op, std::vector<mems::Sweep> sweeps) {
+void MemsDevice::start(Time t0, std::uint32_t op, const std::vector<mems::Sweep>& sweeps) {
   error_ = false;
   op_ = op;
   access_start_ = t0;

@@ -127,7 +127,7 @@ class MemsDevice : public sc_core::sc_module {
   void grow_buffer_for_batch();
   /// Accepts command `op` at t0: startup (EnergyMeter::idle_until), then `sweeps` timed from
   /// t0 + startup: segments_, rows_, runs_, tip_seconds_ (MemsSeek::summarize), the done interrupt.
-  void start(Time t0, std::uint32_t op, std::vector<mems::Sweep> sweeps);
+  void start(Time t0, std::uint32_t op, const std::vector<mems::Sweep>& sweeps);
   std::uint64_t status(Time at);
   void acknowledge();
   const Segment* segment_at(Time at) const;
@@ -155,7 +155,8 @@ class MemsDevice : public sc_core::sc_module {
   std::uint32_t rows_ = 0, runs_ = 0;
   double tip_seconds_ = 0;
   std::vector<Segment> segments_;
-  mems::SledState sled_;  ///< at the end of the last completed command
+  std::vector<mems::Sweep> sweeps_;  ///< scratch: the sweeps of the command being accepted
+  mems::SledState sled_;             ///< at the end of the last completed command
   Time idle_since_{0};
   mems::EnergyMeter meter_;  ///< committed up to access_start_ while busy, to idle_since_ after
   double last_command_joules_ = 0;
