@@ -56,9 +56,13 @@ Curve::Curve(CurveKind kind, unsigned dims, unsigned levels) : kind_(kind), dims
       throw std::invalid_argument(who + "levels N = " + std::to_string(levels) + " is not a power of two");
   }
   if (kind == CurveKind::Peano) {
-    if (!is_power_of(levels, 3, &bits_))
-      throw std::invalid_argument(who + "levels N = " + std::to_string(levels) +
-                                  " is not a power of three (3, 9, 27, 81 or 243): Peano's curve is base-3");
+    // Peano's construction is base 3: with N not a power of three the curve of the smallest
+    // enclosing 3^k grid is used and its positions are compacted to ranks among the N^D points.
+    peano_exact_ = is_power_of(levels, 3, &bits_);
+    if (!peano_exact_) {
+      bits_ = 0;
+      for (unsigned m = 1; m < levels; m *= 3) ++bits_;
+    }
   }
   pow_.resize(dims);
   for (unsigned k = 0; k < dims; ++k) pow_[k] = ipow(levels, k);
@@ -194,6 +198,7 @@ void Curve::decode_cscan(Key pos, std::uint32_t* u) const {
 // the other dimensions is odd. Reflection keeps a digit's parity, so the parities can be taken
 // from the coordinates' digits when encoding.
 Key Curve::encode_peano(const std::uint32_t* u) const {
+  if (!peano_exact_) return encode_peano_compact(u);
   const std::uint32_t top = levels_ / 3;  // 3^(m-1)
   unsigned total = 0;
   std::array<unsigned, kMaxDims> par{};
@@ -211,6 +216,7 @@ Key Curve::encode_peano(const std::uint32_t* u) const {
 }
 
 void Curve::decode_peano(Key pos, std::uint32_t* u) const {
+  if (!peano_exact_) return decode_peano_compact(pos, u);
   const unsigned n = bits_ * dims_;
   std::array<std::uint8_t, 5 * kMaxDims> digit{};
   for (unsigned i = n; i-- > 0;) {
@@ -228,6 +234,86 @@ void Curve::decode_peano(Key pos, std::uint32_t* u) const {
     par[k] ^= c & 1u;
     total ^= c & 1u;
   }
+}
+
+// Peano with N not a power of three: the curve of the enclosing grid [0, 3^k)^D, k = ceil(log3 N),
+// restricted to [0, N)^D; a point's position is the number of points of [0, N)^D that the
+// enclosing curve visits before it. Walking the position digits as above, every smaller digit s'
+// at a step stands for a block of the enclosing grid whose coordinates are free below the fixed
+// prefix: its in-grid points are the product over the dimensions of the in-grid values of each
+// coordinate's prefix interval. O(D k) per point (prefix products to the left, suffix products
+// to the right of the current dimension).
+namespace {
+
+/// In-grid values of a coordinate whose base-3 prefix is `prefix` with `span` values below it.
+std::uint32_t values_in(std::uint32_t prefix, std::uint32_t span, std::uint32_t n) {
+  const std::uint64_t lo = static_cast<std::uint64_t>(prefix) * span;
+  if (lo >= n) return 0;
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(span, n - lo));
+}
+
+}  // namespace
+
+Key Curve::encode_peano_compact(const std::uint32_t* u) const {
+  std::array<std::uint32_t, kMaxDims> pre{}, cnt{};
+  std::array<Key, kMaxDims + 1> suf{};
+  std::array<unsigned, kMaxDims> par{};
+  std::fill(cnt.begin(), cnt.begin() + dims_, levels_);
+  unsigned total = 0;
+  std::uint32_t span = 1;
+  for (unsigned l = 1; l < bits_; ++l) span *= 3;
+  Key rank = 0;
+  for (; span > 0; span /= 3) {
+    suf[dims_] = 1;
+    for (unsigned j = dims_; j-- > 0;) suf[j] = suf[j + 1] * cnt[j];
+    Key left = 1;
+    for (unsigned d = 0; d < dims_; ++d) {
+      const std::uint32_t c = (u[d] / span) % 3;
+      const bool flip = (total ^ par[d]) & 1u;
+      const std::uint32_t s = flip ? 2 - c : c;
+      for (std::uint32_t sp = 0; sp < s; ++sp) {
+        const std::uint32_t cp = flip ? 2 - sp : sp;
+        rank += left * values_in(pre[d] * 3 + cp, span, levels_) * suf[d + 1];
+      }
+      pre[d] = pre[d] * 3 + c;
+      cnt[d] = values_in(pre[d], span, levels_);
+      left *= cnt[d];
+      par[d] ^= c & 1u;
+      total ^= c & 1u;
+    }
+  }
+  return rank;
+}
+
+void Curve::decode_peano_compact(Key pos, std::uint32_t* u) const {
+  std::array<std::uint32_t, kMaxDims> pre{}, cnt{};
+  std::array<Key, kMaxDims + 1> suf{};
+  std::array<unsigned, kMaxDims> par{};
+  std::fill(cnt.begin(), cnt.begin() + dims_, levels_);
+  unsigned total = 0;
+  std::uint32_t span = 1;
+  for (unsigned l = 1; l < bits_; ++l) span *= 3;
+  for (; span > 0; span /= 3) {
+    suf[dims_] = 1;
+    for (unsigned j = dims_; j-- > 0;) suf[j] = suf[j + 1] * cnt[j];
+    Key left = 1;
+    for (unsigned d = 0; d < dims_; ++d) {
+      const bool flip = (total ^ par[d]) & 1u;
+      std::uint32_t c = 0;
+      for (std::uint32_t sp = 0; sp < 3; ++sp) {
+        c = flip ? 2 - sp : sp;
+        const Key block = left * values_in(pre[d] * 3 + c, span, levels_) * suf[d + 1];
+        if (pos < block) break;
+        pos -= block;
+      }
+      pre[d] = pre[d] * 3 + c;
+      cnt[d] = values_in(pre[d], span, levels_);
+      left *= cnt[d];
+      par[d] ^= c & 1u;
+      total ^= c & 1u;
+    }
+  }
+  for (unsigned d = 0; d < dims_; ++d) u[d] = pre[d];
 }
 
 // --- bit interleaving for Hilbert (transposed index) and Gray: level b-1 first; within a level

@@ -11,11 +11,14 @@
 //   origin (0, ..., 0) except Spiral, which also starts there (outer corner) and ends inside.
 // - Positions are `Key`, an unsigned 128-bit integer: N^D reaches 256^16 = 2^128, so the last
 //   position N^D - 1 always fits while N^D itself may not (hence `last()`, not `size()`).
-// - Ranges: D in [1, 16]; N in [2, 256]. Hilbert and Gray need N a power of two; Peano needs N a
-//   power of three (3, 9, 27, 81, 243) and refuses any other N (std::invalid_argument) rather
-//   than compacting an enclosing 3^k grid. Sweep, C-Scan, Spiral and Diagonal take any N.
+// - Ranges: D in [1, 16]; N in [2, 256]. Hilbert and Gray need N a power of two
+//   (std::invalid_argument otherwise). Peano is base 3: for N a power of three (3, 9, 27, 81,
+//   243) it is Peano's curve itself; for any other N it is the Peano curve of the smallest
+//   enclosing 3^k grid restricted to [0, N)^D, positions compacted to ranks 0 .. N^D - 1 (still a
+//   bijection and the same order, but consecutive positions are no longer always neighbours).
+//   Sweep, C-Scan, Spiral and Diagonal take any N.
 // - Cost: encode is O(D log N) for Peano, Hilbert and Gray (a constant number of word
-//   operations per bit level, O(D) for fixed N as in 001 §5.2.1 / ref. [20]) and O(D) for the
+//   operations per digit level, O(D) for fixed N as in 001 §5.2.1 / ref. [20]) and O(D) for the
 //   others; decode is O(D log N) except Diagonal (O(D N)).
 #pragma once
 
@@ -48,8 +51,8 @@ inline constexpr unsigned kMaxLevels = 256;
 /// decode are const and thread-safe.
 class Curve {
  public:
-  /// `dims` = D in [1, 16]; `levels` = N in [2, 256], a power of two for Hilbert and Gray and a
-  /// power of three for Peano. Throws std::invalid_argument naming the value otherwise.
+  /// `dims` = D in [1, 16]; `levels` = N in [2, 256], a power of two for Hilbert and Gray.
+  /// Throws std::invalid_argument naming the value otherwise.
   Curve(CurveKind kind, unsigned dims, unsigned levels);
 
   CurveKind kind() const { return kind_; }
@@ -81,6 +84,8 @@ class Curve {
   void decode_sweep(Key pos, std::uint32_t* u) const;
   void decode_cscan(Key pos, std::uint32_t* u) const;
   void decode_peano(Key pos, std::uint32_t* u) const;
+  Key encode_peano_compact(const std::uint32_t* u) const;
+  void decode_peano_compact(Key pos, std::uint32_t* u) const;
   void decode_hilbert(Key pos, std::uint32_t* u) const;
   void decode_gray(Key pos, std::uint32_t* u) const;
   void decode_spiral(Key pos, std::uint32_t* u) const;
@@ -99,7 +104,8 @@ class Curve {
   CurveKind kind_;
   unsigned dims_;
   unsigned levels_;
-  unsigned bits_ = 0;  ///< log2 N (Hilbert, Gray) or log3 N (Peano)
+  unsigned bits_ = 0;        ///< log2 N (Hilbert, Gray) or ceil(log3 N) (Peano)
+  bool peano_exact_ = true;  ///< Peano: N is a power of three (else compacted, see curves.cpp)
   Key last_ = 0;
   std::vector<Key> pow_;  ///< pow_[k] = N^k, k = 0..D-1
   /// Diagonal: cum_[d * stride_ + s] = number of points of [0, N)^d with coordinate sum < s,
