@@ -7,8 +7,9 @@
 //
 // Conventions (docs/models/sfc.md has the definitions, the sources and drawings of every curve):
 // - A point is D coordinates `u[0..D-1]`, each in [0, N). Dimension 0 is "x" (horizontal in the
-//   2-D drawings), dimension 1 is "y" (vertical, growing upwards). Every curve starts at the
-//   origin (0, ..., 0) except Spiral, which also starts there (outer corner) and ends inside.
+//   2-D drawings), dimension 1 is "y" (vertical, growing upwards); the last dimension D-1 is the
+//   one Sweep and C-Scan keep sorted (001's "vertical dimension"). Every curve starts at the
+//   origin (0, ..., 0); Spiral starts there (an outer corner) and ends in the centre.
 // - Positions are `Key`, an unsigned 128-bit integer: N^D reaches 256^16 = 2^128, so the last
 //   position N^D - 1 always fits while N^D itself may not (hence `last()`, not `size()`).
 // - Ranges: D in [1, 16]; N in [2, 256]. Hilbert and Gray need N a power of two
