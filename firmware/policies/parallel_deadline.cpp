@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 #include <type_traits>
 
@@ -177,55 +178,52 @@ std::size_t ParallelDeadlineQueue::chunk_size(std::size_t n) const {
   return std::max(kMinChunk, root);
 }
 
-std::size_t ParallelDeadlineQueue::find1(std::uint32_t slot, bool parallel) {
-  const ByDeadline key{slots_[slot].command.deadline.count(), slot};
-  const ByDeadline* base = q1_.data() + head1_;
-  const std::size_t n = q1_.size() - head1_;
-  const std::size_t c_size = chunk_size(n);
+namespace {
+
+/// Index of the entry of `slot` in the sorted run base[0, n) ordered by `less` (`key` is that
+/// entry), searched over chunks of `c_size` entries; a chunk is scanned only if its first entry is
+/// not after `key` and its last not before it (paper 000: "SearchAndRemove ... dividing entire
+/// queue in smaller chunks", chunks handed to `threads` threads dynamically when `parallel`).
+/// Throws std::logic_error naming `queue` if the slot is missing.
+template <class Entry, class Less>
+std::size_t find_in_chunks(const Entry* base, std::size_t n, const Entry& key, std::uint32_t slot, Less less,
+                           std::size_t c_size, bool parallel, int threads, const char* queue) {
   const auto chunks = static_cast<std::int64_t>((n + c_size - 1) / c_size);
-  // A chunk can hold `key` only if its first entry is not after it and its last not before it.
   const auto search = [&](std::int64_t c) -> std::size_t {
     const std::size_t a = static_cast<std::size_t>(c) * c_size;
     const std::size_t b = std::min(n, a + c_size);
-    if (less1(key, base[a]) || less1(base[b - 1], key)) return SIZE_MAX;
+    if (less(key, base[a]) || less(base[b - 1], key)) return SIZE_MAX;
     for (std::size_t j = a; j < b; ++j)
       if (base[j].slot == slot) return j;
     return SIZE_MAX;
   };
   std::size_t found = SIZE_MAX;
   if (parallel) {
-#pragma omp parallel for schedule(dynamic, kChunksPerGrab) num_threads(threads()) reduction(min : found)
+#pragma omp parallel for schedule(dynamic, kChunksPerGrab) num_threads(threads) reduction(min : found)
     for (std::int64_t c = 0; c < chunks; ++c) found = std::min(found, search(c));
   } else {
     for (std::int64_t c = 0; c < chunks && found == SIZE_MAX; ++c) found = search(c);
   }
-  if (found == SIZE_MAX) throw std::logic_error("parallel deadline: request missing from QUEUE1");
-  return head1_ + found;
+  if (found == SIZE_MAX) throw std::logic_error(std::string("parallel deadline: request missing from ") + queue);
+  return found;
+}
+
+}  // namespace
+
+std::size_t ParallelDeadlineQueue::find1(std::uint32_t slot, bool parallel) {
+  const ByDeadline key{slots_[slot].command.deadline.count(), slot};
+  const std::size_t n = q1_.size() - head1_;
+  const auto less = [this](const ByDeadline& a, const ByDeadline& b) { return less1(a, b); };
+  return head1_ + find_in_chunks(q1_.data() + head1_, n, key, slot, less, chunk_size(n), parallel,
+                                 parallel ? threads() : 1, "QUEUE1");
 }
 
 std::size_t ParallelDeadlineQueue::find2(std::uint32_t slot, bool parallel) {
   const BySector key{slots_[slot].command.lbn, slot};
-  const BySector* base = q2_.data() + head2_;
   const std::size_t n = q2_.size() - head2_;
-  const std::size_t c_size = chunk_size(n);
-  const auto chunks = static_cast<std::int64_t>((n + c_size - 1) / c_size);
-  const auto search = [&](std::int64_t c) -> std::size_t {
-    const std::size_t a = static_cast<std::size_t>(c) * c_size;
-    const std::size_t b = std::min(n, a + c_size);
-    if (less2(key, base[a]) || less2(base[b - 1], key)) return SIZE_MAX;
-    for (std::size_t j = a; j < b; ++j)
-      if (base[j].slot == slot) return j;
-    return SIZE_MAX;
-  };
-  std::size_t found = SIZE_MAX;
-  if (parallel) {
-#pragma omp parallel for schedule(dynamic, kChunksPerGrab) num_threads(threads()) reduction(min : found)
-    for (std::int64_t c = 0; c < chunks; ++c) found = std::min(found, search(c));
-  } else {
-    for (std::int64_t c = 0; c < chunks && found == SIZE_MAX; ++c) found = search(c);
-  }
-  if (found == SIZE_MAX) throw std::logic_error("parallel deadline: request missing from QUEUE2");
-  return head2_ + found;
+  const auto less = [this](const BySector& a, const BySector& b) { return less2(a, b); };
+  return head2_ + find_in_chunks(q2_.data() + head2_, n, key, slot, less, chunk_size(n), parallel,
+                                 parallel ? threads() : 1, "QUEUE2");
 }
 
 std::size_t ParallelDeadlineQueue::nearest2(std::uint64_t p, bool parallel) {
