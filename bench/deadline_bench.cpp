@@ -55,15 +55,17 @@ std::vector<Command> requests(std::size_t n, std::uint64_t seed) {
 
 DeadlineOptions options(std::int64_t version) {
   DeadlineOptions o;  // quantum 25 ms, threads from OpenMP
-  if (version == 0) o.parallel_threshold = SIZE_MAX;
+  if (version == 0) o.parallel_threshold = o.sort_parallel_threshold = SIZE_MAX;
   if (version == 1) o.parallel_threshold = 0;
+  // version 3: the defaults (parallel regions only where they pay off: the sort from
+  // kDefaultSortParallelThreshold, searches and shifts from kDefaultParallelThreshold)
   return o;
 }
 
 void label(benchmark::State& state, std::int64_t version) {
-  static const char* const names[] = {"serial", "parallel", "indexed"};
+  static const char* const names[] = {"serial", "parallel", "indexed", "tuned"};
   state.SetLabel(names[version]);
-  state.counters["threads"] = version == 1 ? omp_get_max_threads() : 1;
+  state.counters["threads"] = version == 1 || version == 3 ? omp_get_max_threads() : 1;
 }
 
 template <class Queue>
@@ -157,7 +159,7 @@ void drain_args(benchmark::internal::Benchmark* b) {
 }
 void large_args(benchmark::internal::Benchmark* b) {
   for (std::int64_t n : {10000, 100000, 1000000})
-    for (std::int64_t v : {0, 1, 2}) b->Args({n, v});
+    for (std::int64_t v : {0, 1, 2, 3}) b->Args({n, v});
 }
 void steady_args(benchmark::internal::Benchmark* b) {
   for (std::int64_t n : {4096, 16384, 65536, 262144, 1048576})

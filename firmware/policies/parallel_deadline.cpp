@@ -139,7 +139,9 @@ void ParallelDeadlineQueue::reserve(std::size_t n) {
   q2_.reserve(n);
 }
 
-void ParallelDeadlineQueue::sort() { sort_tails(parallel_at(size())); }
+void ParallelDeadlineQueue::sort() {
+  sort_tails(parallel_at(size()) || size() - sorted_ >= options_.sort_parallel_threshold);
+}
 
 void ParallelDeadlineQueue::sort_tails(bool parallel) {
   const std::size_t n = size();
@@ -484,12 +486,18 @@ PolicyInfo describe_parallel_deadline() {
                                 "queue size from which the sort and searches run as OpenMP parallel regions (0: "
                                 "always); default: the crossover measured on the project's 2-core machine "
                                 "(docs/performance.md)"),
+       PolicyParameter::integer("sort_parallel_threshold", static_cast<double>(pdl::kDefaultSortParallelThreshold), 0,
+                                1e9, "requests",
+                                "unsorted requests (arrivals since the last decision) from which Algorithm 1 step 2 "
+                                "sorts both queues in parallel; default: the crossover measured on the project's "
+                                "2-core machine (docs/performance.md)"),
        PolicyParameter::integer("threads", 0, 0, 1024, "threads",
                                 "OpenMP threads of a parallel region; 0: OpenMP's default (OMP_NUM_THREADS)")},
       [](const PolicyParams& params, std::string_view) -> std::unique_ptr<SchedulingPolicy> {
         pdl::DeadlineOptions o;
         o.time_quantum = from_ms(params.at("time_quantum_ms"));
         o.parallel_threshold = static_cast<std::size_t>(params.at("parallel_threshold"));
+        o.sort_parallel_threshold = static_cast<std::size_t>(params.at("sort_parallel_threshold"));
         o.threads = static_cast<int>(params.at("threads"));
         return std::make_unique<ParallelDeadline>(o);
       }};

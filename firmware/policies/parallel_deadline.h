@@ -65,6 +65,11 @@ inline constexpr double kDefaultTimeQuantumMs = 25.0;
 /// requests with OMP_WAIT_POLICY=passive, at no depth up to 10^6 with OpenMP's default wait).
 /// Below it the regions' fork/join costs more than the chunks they share out.
 inline constexpr std::size_t kDefaultParallelThreshold = std::size_t{1} << 20;
+/// Default DeadlineOptions::sort_parallel_threshold: step 2 sorts at least this many unsorted
+/// entries per queue in parallel. A parallel region costs about 100 us here (a sleeping thread's
+/// wake-up, OMP_WAIT_POLICY=passive), sorting 16,384 entries twice about 2 ms: the crossover
+/// measured on the project's 2-core machine is between 4,096 and 16,384 (docs/performance.md).
+inline constexpr std::size_t kDefaultSortParallelThreshold = std::size_t{1} << 14;
 
 /// Options of both queues.
 struct DeadlineOptions {
@@ -74,6 +79,10 @@ struct DeadlineOptions {
   /// Parallel regions run when the queue holds at least this many requests; 0 = always,
   /// SIZE_MAX = never (the serial algorithm). ParallelDeadlineQueue only.
   std::size_t parallel_threshold = kDefaultParallelThreshold;
+  /// Step 2 sorts the unsorted entries (all of them on the first sort, the arrivals since the
+  /// last sort later) in parallel when there are at least this many, or when the queue is at or
+  /// above parallel_threshold; SIZE_MAX = only then. ParallelDeadlineQueue only.
+  std::size_t sort_parallel_threshold = kDefaultSortParallelThreshold;
   /// OpenMP threads of a parallel region; 0 = OpenMP's default (OMP_NUM_THREADS, else the cores).
   /// ParallelDeadlineQueue only.
   int threads = 0;

@@ -316,14 +316,16 @@ TEST_CASE("parallel_deadline policy: registry entry, parameters, Algorithm 1's o
   CHECK(info->paper_name == "Parallel Deadline");
   CHECK(info->applies_to("disk"));
   CHECK(info->applies_to("mems"));
-  REQUIRE(info->params.size() == 3);
+  REQUIRE(info->params.size() == 4);
   CHECK(info->params[0].name == "time_quantum_ms");
   CHECK(info->params[0].default_value == 25);
   CHECK(info->params[0].unit == "ms");
   CHECK(info->params[1].name == "parallel_threshold");
   CHECK(info->params[1].default_value == static_cast<double>(pdl::kDefaultParallelThreshold));
-  CHECK(info->params[2].name == "threads");
-  CHECK(info->params[2].default_value == 0);
+  CHECK(info->params[2].name == "sort_parallel_threshold");
+  CHECK(info->params[2].default_value == static_cast<double>(pdl::kDefaultSortParallelThreshold));
+  CHECK(info->params[3].name == "threads");
+  CHECK(info->params[3].default_value == 0);
   for (const char* device : {"disk", "mems"}) {
     INFO(device);
     auto p = make_policy("parallel_deadline", {{"time_quantum_ms", 25}, {"parallel_threshold", 2}}, device);
