@@ -52,8 +52,8 @@
 
 namespace drivevp::pdl {
 
-/// Default time quantum: one random 4 KB access on the HP 97560 (/work/shared/reference/
-/// parameters.md: controller overhead 2.2 ms + mean seek 12.84 ms + half a revolution 7.50 ms +
+/// Default time quantum: one random 4 KB access on the HP 97560 (the project's shared
+/// reference/parameters.md: controller overhead 2.2 ms + mean seek 12.84 ms + half a revolution 7.50 ms +
 /// 8 of 72 sectors 1.67 ms = 24.2 ms), rounded up to 25 ms, since paper 000 (lines 289-291) asks
 /// for a quantum "equivalent or greater than the time required to serve one disk request".
 inline constexpr double kDefaultTimeQuantumMs = 25.0;

@@ -1,5 +1,7 @@
 #include "testbench/sim/host.h"
 
+#include "testbench/metrics/deadline_checker.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -151,7 +153,7 @@ void Host::on_completion() {
       else
         integrity_.write_completed(c);
     }
-    if (c.deadline != kNoDeadline && now > c.deadline) {
+    if (missed_deadline(r)) {
       deadline_misses_ = deadline_misses_ + 1;
       if (miss_pulse_) {
         deadline_miss_ = true;

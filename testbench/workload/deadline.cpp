@@ -82,6 +82,7 @@ DeadlineAssigner::DeadlineAssigner(DeadlineRule rule) : rule_(std::move(rule)), 
   relative_ = from_ms(rule_.relative_ms);
   read_ = rule_.read_ms ? from_ms(*rule_.read_ms) : relative_;
   write_ = rule_.write_ms ? from_ms(*rule_.write_ms) : relative_;
+  for (const auto& [stream, ms] : rule_.streams) streams_.emplace_back(stream, from_ms(ms));
 }
 
 Time DeadlineAssigner::relative(const Command& c) {
@@ -89,8 +90,8 @@ Time DeadlineAssigner::relative(const Command& c) {
     case DeadlineKind::None:
       return kNoDeadline;
     case DeadlineKind::Relative:
-      for (const auto& [stream, ms] : rule_.streams)
-        if (stream == c.stream) return from_ms(ms);
+      for (const auto& [stream, t] : streams_)
+        if (stream == c.stream) return t;
       return c.is_read() ? read_ : write_;
     case DeadlineKind::Uniform:
       return from_ms(rule_.min_ms + (rule_.max_ms - rule_.min_ms) * uniform01());

@@ -79,6 +79,7 @@ class DeadlineAssigner {
   DeadlineRule rule_;
   std::mt19937_64 engine_;
   Time relative_{0}, read_{0}, write_{0};
+  std::vector<std::pair<std::uint32_t, Time>> streams_;  ///< rule_.streams in picoseconds
 };
 
 }  // namespace drivevp
