@@ -9,7 +9,7 @@
 // request), the time quantum is 25 ms (the policy's default), the previous sector starts at 0.
 //
 // Versions (second argument): 0 serial (parallel_threshold = SIZE_MAX: no OpenMP region),
-// 1 parallel (parallel_threshold = 0: every sort, search and long shift in OpenMP regions),
+// 1 parallel (parallel_threshold = 0: every sort and search in OpenMP regions),
 // 2 indexed (IndexedDeadlineQueue: std::set by deadline and by sector).
 //
 //  * BM_DeadlineDrain/n/version: the whole of Algorithm 1 as the paper times it: step 1 (copy the
@@ -58,7 +58,7 @@ DeadlineOptions options(std::int64_t version) {
   if (version == 0) o.parallel_threshold = o.sort_parallel_threshold = SIZE_MAX;
   if (version == 1) o.parallel_threshold = 0;
   // version 3: the defaults (parallel regions only where they pay off: the sort from
-  // kDefaultSortParallelThreshold, searches and shifts from kDefaultParallelThreshold)
+  // kDefaultSortParallelThreshold, searches from kDefaultParallelThreshold)
   return o;
 }
 

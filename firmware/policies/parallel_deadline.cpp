@@ -24,9 +24,10 @@ constexpr std::size_t kMinTaskSort = 4096;
 /// At most this many unsorted entries are inserted one by one into a sorted queue (the policy's
 /// case: a few arrivals between decisions); more are sorted and merged.
 constexpr std::size_t kMaxInsert = 32;
-/// Shifts of fewer entries are one memmove even in parallel mode: 65,536 entries (1 MiB, about
-/// 50 us to move) against a fork/join of 5-50 us on the project's shared 2-core machine.
-constexpr std::size_t kMinParallelShift = 65536;
+/// Removed entries are squeezed out of the arrays once they are at least this many and at least
+/// an eighth of the array (ParallelDeadlineQueue::compact).
+constexpr std::size_t kMinCompact = 64;
+constexpr std::size_t kCompactFraction = 8;
 /// Chunks of the searches: at least this many entries (the square root of the queue size above
 /// 4096 entries: O(sqrt n) bound tests plus one O(sqrt n) scan per search).
 constexpr std::size_t kMinChunk = 64;
@@ -94,15 +95,15 @@ ParallelDeadlineQueue::ParallelDeadlineQueue(DeadlineOptions options) : options_
 
 bool ParallelDeadlineQueue::less1(const ByDeadline& a, const ByDeadline& b) const {
   if (a.deadline != b.deadline) return a.deadline < b.deadline;
-  const Slot& x = slots_[a.slot];
-  const Slot& y = slots_[b.slot];
+  const Slot& x = slots_[a.slot & ~kRemoved];
+  const Slot& y = slots_[b.slot & ~kRemoved];
   return std::tie(x.command.lbn, x.command.id, x.seq) < std::tie(y.command.lbn, y.command.id, y.seq);
 }
 
 bool ParallelDeadlineQueue::less2(const BySector& a, const BySector& b) const {
   if (a.sector != b.sector) return a.sector < b.sector;
-  const Slot& x = slots_[a.slot];
-  const Slot& y = slots_[b.slot];
+  const Slot& x = slots_[a.slot & ~kRemoved];
+  const Slot& y = slots_[b.slot & ~kRemoved];
   return std::tie(x.command.id, x.seq) < std::tie(y.command.id, y.seq);
 }
 
@@ -115,13 +116,11 @@ void ParallelDeadlineQueue::add(const Command& command) {
     free_.pop_back();
     slots_[slot] = Slot{command, seq_++};
   } else {
-    if (slots_.size() >= std::numeric_limits<std::uint32_t>::max())
-      throw std::length_error("parallel deadline: more than 2^32 - 1 queued requests");
+    if (slots_.size() >= kRemoved) throw std::length_error("parallel deadline: more than 2^31 - 1 queued requests");
     slot = static_cast<std::uint32_t>(slots_.size());
     slots_.push_back(Slot{command, seq_++});
   }
-  q1_.push_back(ByDeadline{command.deadline.count(), slot});
-  q2_.push_back(BySector{command.lbn, slot});
+  pending_.push_back(slot);  // QUEUE1's and QUEUE2's entries are made by the next sort
 }
 
 void ParallelDeadlineQueue::clear() {
@@ -129,7 +128,8 @@ void ParallelDeadlineQueue::clear() {
   free_.clear();
   q1_.clear();
   q2_.clear();
-  head1_ = head2_ = sorted_ = 0;
+  pending_.clear();
+  head1_ = removed_ = 0;
 }
 
 void ParallelDeadlineQueue::reserve(std::size_t n) {
@@ -137,42 +137,64 @@ void ParallelDeadlineQueue::reserve(std::size_t n) {
   free_.reserve(n);
   q1_.reserve(n);
   q2_.reserve(n);
+  pending_.reserve(n);
 }
 
 void ParallelDeadlineQueue::sort() {
-  sort_tails(parallel_at(size()) || size() - sorted_ >= options_.sort_parallel_threshold);
+  sort_tails(parallel_at(size()) || pending_.size() >= options_.sort_parallel_threshold);
 }
 
 void ParallelDeadlineQueue::sort_tails(bool parallel) {
-  const std::size_t n = size();
-  if (sorted_ == n) return;
-  // Entries removed from the front since the last sort go now (one O(n) move per sort).
-  if (head1_ > 0) q1_.erase(q1_.begin(), q1_.begin() + static_cast<std::ptrdiff_t>(head1_));
-  if (head2_ > 0) q2_.erase(q2_.begin(), q2_.begin() + static_cast<std::ptrdiff_t>(head2_));
-  head1_ = head2_ = 0;
-  const auto l1 = [this](const ByDeadline& a, const ByDeadline& b) { return less1(a, b); };
-  const auto l2 = [this](const BySector& a, const BySector& b) { return less2(a, b); };
-  ByDeadline* b1 = q1_.data();
-  BySector* b2 = q2_.data();
-  const std::size_t s = sorted_;
+  if (pending_.empty()) return;
+  // A merge (more than a few arrivals) passes over the whole array anyway: removed entries go
+  // first. A few arrivals are inserted among them (they keep their keys, so the order holds).
+  if (removed_ > 0 && pending_.size() > kMaxInsert) compact();
+  const std::size_t s = q1_.size();
+  // Each queue's task appends its entries of the arrivals (step 1's copy) and sorts them in.
+  const auto queue1 = [this, s](int depth) {
+    for (const std::uint32_t slot : pending_) q1_.push_back(ByDeadline{slots_[slot].command.deadline.count(), slot});
+    sort_tail(
+        q1_.data(), s, q1_.size(), [this](const ByDeadline& a, const ByDeadline& b) { return less1(a, b); }, depth);
+  };
+  const auto queue2 = [this, s](int depth) {
+    for (const std::uint32_t slot : pending_) q2_.push_back(BySector{slots_[slot].command.lbn, slot});
+    sort_tail(
+        q2_.data(), s, q2_.size(), [this](const BySector& a, const BySector& b) { return less2(a, b); }, depth);
+  };
   if (parallel) {
     // Algorithm 1 step 2: "in parallel: parallel sort QUEUE1 ..., parallel sort QUEUE2".
     const int t = threads();
     const int depth = sort_depth(t);
-#pragma omp parallel num_threads(t) default(none) shared(b1, b2, l1, l2, s, n, depth)
+#pragma omp parallel num_threads(t) default(none) shared(queue1, queue2, depth)
 #pragma omp single
     {
-#pragma omp task default(none) shared(b1, l1, s, n, depth)
-      sort_tail(b1, s, n, l1, depth);
-#pragma omp task default(none) shared(b2, l2, s, n, depth)
-      sort_tail(b2, s, n, l2, depth);
+#pragma omp task default(none) shared(queue1, depth)
+      queue1(depth);
+#pragma omp task default(none) shared(queue2, depth)
+      queue2(depth);
 #pragma omp taskwait
     }
   } else {
-    sort_tail(b1, s, n, l1, 0);
-    sort_tail(b2, s, n, l2, 0);
+    queue1(0);
+    queue2(0);
   }
-  sorted_ = n;
+  pending_.clear();
+  // An arrival may have been inserted among the removed entries before QUEUE1's first entry.
+  head1_ = 0;
+  while (head1_ < q1_.size() && (q1_[head1_].slot & kRemoved) != 0) ++head1_;
+}
+
+void ParallelDeadlineQueue::compact() {
+  const auto removed1 = [](const ByDeadline& e) { return (e.slot & kRemoved) != 0; };
+  const auto removed2 = [](const BySector& e) { return (e.slot & kRemoved) != 0; };
+  // The removed requests' slots are free now (not before: removed entries' keys are still
+  // compared, and their tie-breaks read the slot).
+  for (const ByDeadline& e : q1_)
+    if (removed1(e)) free_.push_back(e.slot & ~kRemoved);
+  q1_.erase(std::remove_if(q1_.begin(), q1_.end(), removed1), q1_.end());
+  q2_.erase(std::remove_if(q2_.begin(), q2_.end(), removed2), q2_.end());
+  removed_ = 0;
+  head1_ = 0;
 }
 
 std::size_t ParallelDeadlineQueue::chunk_size(std::size_t n) const {
@@ -214,7 +236,7 @@ std::size_t find_in_chunks(const Entry* base, std::size_t n, const Entry& key, s
 
 std::size_t ParallelDeadlineQueue::find1(std::uint32_t slot, bool parallel) {
   const ByDeadline key{slots_[slot].command.deadline.count(), slot};
-  const std::size_t n = q1_.size() - head1_;
+  const std::size_t n = q1_.size() - head1_;  // QUEUE1's removed prefix is not searched
   const auto less = [this](const ByDeadline& a, const ByDeadline& b) { return less1(a, b); };
   return head1_ + find_in_chunks(q1_.data() + head1_, n, key, slot, less, chunk_size(n), parallel,
                                  parallel ? threads() : 1, "QUEUE1");
@@ -222,34 +244,42 @@ std::size_t ParallelDeadlineQueue::find1(std::uint32_t slot, bool parallel) {
 
 std::size_t ParallelDeadlineQueue::find2(std::uint32_t slot, bool parallel) {
   const BySector key{slots_[slot].command.lbn, slot};
-  const std::size_t n = q2_.size() - head2_;
+  const std::size_t n = q2_.size();
   const auto less = [this](const BySector& a, const BySector& b) { return less2(a, b); };
-  return head2_ + find_in_chunks(q2_.data() + head2_, n, key, slot, less, chunk_size(n), parallel,
-                                 parallel ? threads() : 1, "QUEUE2");
+  return find_in_chunks(q2_.data(), n, key, slot, less, chunk_size(n), parallel, parallel ? threads() : 1, "QUEUE2");
 }
 
 std::size_t ParallelDeadlineQueue::nearest2(std::uint64_t p, bool parallel) {
-  const BySector* base = q2_.data() + head2_;
-  const std::size_t n = q2_.size() - head2_;
+  const BySector* base = q2_.data();
+  const std::size_t n = q2_.size();
   const std::size_t c_size = chunk_size(n);
   const auto chunks = static_cast<std::int64_t>((n + c_size - 1) / c_size);
-  // The chunk's first entry at its smallest distance to p (QUEUE2 is sorted by sector, id, order).
+  const auto live = [base](std::size_t j) { return (base[j].slot & kRemoved) == 0; };
+  // The chunk's first entry not removed at its smallest distance to p (QUEUE2 is sorted by sector,
+  // id, order); distance UINT64_MAX when every entry of the chunk is removed.
   const auto search = [&](std::int64_t c, std::uint64_t& dist, std::size_t& index) {
     const std::size_t a = static_cast<std::size_t>(c) * c_size;
     const std::size_t b = std::min(n, a + c_size);
-    const std::uint64_t last = base[b - 1].sector;
-    if (last <= p) {  // the whole chunk at or below p: its last sector, first entry of it
-      std::size_t j = b - 1;
-      while (j > a && base[j - 1].sector == last) --j;
+    dist = UINT64_MAX;
+    index = SIZE_MAX;
+    if (base[b - 1].sector <= p) {  // the whole chunk at or below p: its last sector's first entry
+      std::size_t j = b;
+      while (j > a && !live(j - 1)) --j;
+      if (j == a) return;
+      const std::uint64_t last = base[--j].sector;
+      for (std::size_t k = j; k > a && base[k - 1].sector == last;)
+        if (live(--k)) j = k;
       dist = p - last;
       index = j;
-    } else if (base[a].sector >= p) {  // the whole chunk at or above p
-      dist = base[a].sector - p;
-      index = a;
+    } else if (base[a].sector >= p) {  // the whole chunk at or above p: its first entry
+      std::size_t j = a;
+      while (j < b && !live(j)) ++j;
+      if (j == b) return;
+      dist = base[j].sector - p;
+      index = j;
     } else {  // p inside the chunk: linear search
-      dist = UINT64_MAX;
-      index = a;
       for (std::size_t j = a; j < b; ++j) {
+        if (!live(j)) continue;
         const std::uint64_t s = base[j].sector;
         const std::uint64_t d = s >= p ? s - p : p - s;
         if (d < dist) {
@@ -285,91 +315,44 @@ std::size_t ParallelDeadlineQueue::nearest2(std::uint64_t p, bool parallel) {
       }
     }
   }
-  return head2_ + best;
+  if (best == SIZE_MAX) throw std::logic_error("parallel deadline: QUEUE2 holds no request");
+  return best;
 }
 
-template <class E>
-void ParallelDeadlineQueue::shift(E* first, std::size_t n, bool right, bool parallel) {
-  static_assert(std::is_trivially_copyable_v<E>);
-  if (n == 0) return;
-  if (!parallel || n < kMinParallelShift) {
-    if (right)
-      std::memmove(static_cast<void*>(first + 1), static_cast<const void*>(first), n * sizeof(E));
-    else
-      std::memmove(static_cast<void*>(first - 1), static_cast<const void*>(first), n * sizeof(E));
-    return;
-  }
-  // In parallel chunks, one region: each chunk keeps its entry that crosses into the neighbouring
-  // chunk, then shifts inside itself (reading and writing only its own entries); after the region
-  // the kept entries are written across the chunk borders.
-  const int t = threads();
-  const std::size_t c_size = std::max<std::size_t>(kMinParallelShift / 4, n / (4 * static_cast<std::size_t>(t)));
-  const auto chunks = static_cast<std::int64_t>((n + c_size - 1) / c_size);
-  std::vector<E>* carry_vec;
-  if constexpr (std::is_same_v<E, ByDeadline>)
-    carry_vec = &carry1_;
-  else
-    carry_vec = &carry2_;
-  carry_vec->resize(static_cast<std::size_t>(chunks));
-  E* carry = carry_vec->data();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(t)
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    const std::size_t a = static_cast<std::size_t>(c) * c_size, b = std::min(n, a + c_size);
-    if (right) {
-      carry[c] = first[b - 1];
-      std::memmove(static_cast<void*>(first + a + 1), static_cast<const void*>(first + a), (b - a - 1) * sizeof(E));
-    } else {
-      carry[c] = first[a];
-      std::memmove(static_cast<void*>(first + a), static_cast<const void*>(first + a + 1), (b - a - 1) * sizeof(E));
-    }
-  }
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    const std::size_t a = static_cast<std::size_t>(c) * c_size, b = std::min(n, a + c_size);
-    if (right)
-      first[b] = carry[c];
-    else
-      *(first + a - 1) = carry[c];
-  }
+void ParallelDeadlineQueue::remove1(std::size_t i) {
+  q1_[i].slot |= kRemoved;
+  while (head1_ < q1_.size() && (q1_[head1_].slot & kRemoved) != 0) ++head1_;
 }
 
-template <class E>
-void ParallelDeadlineQueue::erase(std::vector<E>& v, std::size_t& head, std::size_t i, bool parallel) {
-  // Shifts the shorter side: the entries before i one to the right (and the head moves on), or
-  // the entries after i one to the left.
-  const std::size_t before = i - head, after = v.size() - 1 - i;
-  if (before < after) {
-    shift(v.data() + head, before, true, parallel);
-    ++head;
-  } else {
-    shift(v.data() + i + 1, after, false, parallel);
-    v.pop_back();
-  }
-}
+void ParallelDeadlineQueue::remove2(std::size_t i) { q2_[i].slot |= kRemoved; }
 
 std::optional<Command> ParallelDeadlineQueue::next(Time now) {
-  if (sorted_ != size()) sort();
+  if (!pending_.empty()) sort();
   if (empty()) return std::nullopt;
   const bool parallel = parallel_at(size());
   const ByDeadline first = q1_[head1_];  // step 3.1: NEXT = first entry of QUEUE1
   std::uint32_t slot;
   if (about_to_expire(Time{first.deadline}, now, options_.time_quantum)) {
     slot = first.slot;  // 3.2: serve NEXT; remove QUEUE1's first entry; search it in QUEUE2, remove
-    erase(q2_, head2_, find2(slot, parallel), parallel);
-    ++head1_;
+    remove2(find2(slot, parallel));
+    remove1(head1_);
   } else {  // 3.3: NEXT = nearest sector in QUEUE2; search it in QUEUE1, remove it from both
     const std::size_t i2 = nearest2(previous_, parallel);
     slot = q2_[i2].slot;
-    erase(q1_, head1_, find1(slot, parallel), parallel);
-    erase(q2_, head2_, i2, parallel);
+    remove1(find1(slot, parallel));
+    remove2(i2);
   }
-  --sorted_;
+  ++removed_;
   const Command c = slots_[slot].command;
-  free_.push_back(slot);
   previous_ = c.lbn;
   if (empty()) {  // reuse the arrays from their start
     q1_.clear();
     q2_.clear();
-    head1_ = head2_ = 0;
+    head1_ = removed_ = 0;
+    free_.clear();
+    slots_.clear();
+  } else if (removed_ >= kMinCompact && removed_ * kCompactFraction >= q1_.size()) {
+    compact();
   }
   return c;
 }

@@ -30,11 +30,16 @@
 // ... assigned to the cores available dynamically"): each chunk is first tested against its first
 // and last entry (the queue is sorted, step 2) and scanned linearly only if it can hold the request
 // sought; the per-chunk results are combined by the smallest (distance, index), so the result does
-// not depend on the chunking or the thread count. Removal shifts the shorter side of the array by
-// one entry. When the queue holds at least `parallel_threshold` requests, the sort runs as two
-// OpenMP tasks (one per queue, each a task-parallel merge sort when more than two threads are
-// available), the chunk searches as `omp parallel for schedule(dynamic)`, and long shifts in
-// parallel chunks; below it the same code runs serially. Serial and parallel give the same order.
+// not depend on the chunking or the thread count. Removal marks the entry removed in place (it
+// keeps its key, so the arrays stay sorted and the chunk tests stay valid; searches skip it), and
+// the removed entries are squeezed out together once they are an eighth of the array, or before
+// a sort that merges more than a few arrivals: O(1) per removal plus an O(n) pass every n / 8
+// removals, where moving half the array per removal made the decisions, not the sort, the cost
+// that does not divide between threads. When the queue holds at least `parallel_threshold`
+// requests, the chunk searches run as `omp parallel for schedule(dynamic)`; step 2's sort runs as
+// two OpenMP tasks (one per queue, each a task-parallel merge sort when more than two threads are
+// available) at that size or from `sort_parallel_threshold` unsorted entries; below them the same
+// code runs serially. Serial and parallel give the same order.
 //
 // What it does not do: no request merging, no read/write batches, no anticipation (Linux's
 // deadline elevator does those; paper 000 does not); a served request's own service time is not
@@ -98,8 +103,9 @@ class ParallelDeadlineQueue {
  public:
   explicit ParallelDeadlineQueue(DeadlineOptions options = {});
 
-  /// Step 1: copies `command` into QUEUE1 and QUEUE2 (unsorted until the next sort() or next()).
-  /// Amortized O(1); command ids need not be unique (enqueue order breaks ties).
+  /// Step 1: copies `command`; its QUEUE1 and QUEUE2 entries are made by the next sort() or
+  /// next(), each queue's in that queue's sort task. Amortized O(1); command ids need not be
+  /// unique (enqueue order breaks ties). Throws std::length_error beyond 2^31 - 1 requests.
   void add(const Command& command);
   /// Step 2: sorts both queues (in parallel at or above the threshold). Entries added since the
   /// last sort are sorted and merged in; next() calls it when needed.
@@ -111,7 +117,7 @@ class ParallelDeadlineQueue {
   /// made at `start + k * service` (a fixed service time per request; Time{0}: all at `start`).
   void drain(Time start, Time service, std::vector<Command>& out);
 
-  std::size_t size() const { return q1_.size() - head1_; }
+  std::size_t size() const { return q1_.size() + pending_.size() - removed_; }
   bool empty() const { return size() == 0; }
   /// LBN of the last request served (0 before the first, or what set_previous_sector() set).
   std::uint64_t previous_sector() const { return previous_; }
@@ -148,25 +154,25 @@ class ParallelDeadlineQueue {
   std::size_t find1(std::uint32_t slot, bool parallel);
   std::size_t find2(std::uint32_t slot, bool parallel);
   std::size_t nearest2(std::uint64_t sector, bool parallel);
-  template <class E>
-  void erase(std::vector<E>& v, std::size_t& head, std::size_t i, bool parallel);
-  template <class E>
-  void shift(E* first, std::size_t n, bool right, bool parallel);
+  void remove1(std::size_t i);
+  void remove2(std::size_t i);
+  void compact();
+  /// Marks a removed entry (slot | kRemoved); removed entries keep their keys.
+  static constexpr std::uint32_t kRemoved = std::uint32_t{1} << 31;
 
   DeadlineOptions options_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_;
-  std::vector<ByDeadline> q1_;  ///< QUEUE1: live entries in [head1_, end), sorted up to sorted_
-  std::vector<BySector> q2_;    ///< QUEUE2: live entries in [head2_, end), sorted up to sorted_
-  std::size_t head1_ = 0, head2_ = 0;
-  std::size_t sorted_ = 0;  ///< entries sorted in both queues, counted from each head
+  std::vector<ByDeadline> q1_;          ///< QUEUE1, sorted; entries before head1_ removed
+  std::vector<BySector> q2_;            ///< QUEUE2, sorted
+  std::vector<std::uint32_t> pending_;  ///< slots added since the last sort (in neither queue yet)
+  std::size_t head1_ = 0;               ///< QUEUE1's first entry not removed (when any)
+  std::size_t removed_ = 0;             ///< entries marked removed, in each queue
   std::uint64_t seq_ = 0;
   std::uint64_t previous_ = 0;
-  // Per-chunk scratch of the searches and shifts (kept to avoid allocation per decision).
+  // Per-chunk scratch of the parallel searches (kept to avoid allocation per decision).
   std::vector<std::uint64_t> chunk_dist_;
   std::vector<std::size_t> chunk_index_;
-  std::vector<ByDeadline> carry1_;
-  std::vector<BySector> carry2_;
 };
 
 /// The same algorithm and order with balanced trees (std::set keyed by QUEUE1's and QUEUE2's

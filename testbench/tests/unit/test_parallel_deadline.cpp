@@ -159,9 +159,10 @@ TEST_CASE("parallel deadline: random queues of 10^4, no deadline expires / every
   check_random({5, 1'000'000, 100'000, 1'000'000, 1});
 }
 
-TEST_CASE("parallel deadline: parallel shifts and sorts of a large queue keep Algorithm 1's order", "[deadline][pdl]") {
-  // 300,000 requests: shifts above the parallel-shift size (65,536 entries) and task-split sorts
-  // run; the first 500 decisions are compared (4 threads: the sorts split into tasks).
+TEST_CASE("parallel deadline: parallel searches and sorts of a large queue keep Algorithm 1's order",
+          "[deadline][pdl]") {
+  // 300,000 requests: parallel chunk searches and task-split sorts run; the first 500 decisions
+  // are compared (4 threads: the sorts split into tasks).
   const std::vector<Command> in = random_requests(300'000, 9, 2'600'000, 1'000'000);
   const Time quantum = ms(25), service = ms(12);
   const std::vector<Command> expected = reference(in, Time{0}, service, quantum, 0, 500);
@@ -179,6 +180,28 @@ TEST_CASE("parallel deadline: parallel shifts and sorts of a large queue keep Al
   }
 }
 
+/// The three queues side by side: the same arrivals, each decision checked to be the same.
+struct ThreeQueues {
+  ParallelDeadlineQueue serial{serial_options(ms(25))}, parallel{parallel_options(ms(25), 2)};
+  IndexedDeadlineQueue indexed{serial_options(ms(25))};
+  void add(const Command& c) {
+    serial.add(c);
+    parallel.add(c);
+    indexed.add(c);
+  }
+  /// The next decision at `now` of all three (REQUIREd equal and present); its id.
+  std::uint64_t next(Time now) {
+    const auto a = serial.next(now), b = parallel.next(now), c = indexed.next(now);
+    REQUIRE(a);
+    REQUIRE(b);
+    REQUIRE(c);
+    REQUIRE(a->id == c->id);
+    REQUIRE(b->id == c->id);
+    REQUIRE(serial.size() == indexed.size());
+    return a->id;
+  }
+};
+
 TEST_CASE("parallel deadline: requests added between decisions: every queue serves the same order", "[deadline][pdl]") {
   // The policy's use: arrivals (one at a time, or bursts above the insertion limit) between
   // decisions, the queue never drained in one go. The order is each version's own; they agree.
@@ -186,28 +209,43 @@ TEST_CASE("parallel deadline: requests added between decisions: every queue serv
   std::uniform_int_distribution<std::uint64_t> lbn(0, 100'000);
   std::uniform_int_distribution<std::int64_t> dl(0, 3'000);
   std::uniform_int_distribution<int> burst(0, 80);
-  ParallelDeadlineQueue serial(serial_options(ms(25))), parallel(parallel_options(ms(25), 2));
-  IndexedDeadlineQueue indexed(serial_options(ms(25)));
+  ThreeQueues q;
   std::uint64_t id = 0;
   Time now{0};
   for (int round = 0; round < 400; ++round) {
     const int arrivals = round % 10 == 0 ? burst(rng) : 1;
-    for (int i = 0; i < arrivals; ++i) {
-      const Command c = req(id++, lbn(rng), i % 3 == 0 ? kNoDeadline : now + ms(dl(rng)));
-      serial.add(c);
-      parallel.add(c);
-      indexed.add(c);
-    }
-    const auto a = serial.next(now), b = parallel.next(now), c = indexed.next(now);
-    REQUIRE(a);
-    REQUIRE(b);
-    REQUIRE(c);
-    REQUIRE(a->id == b->id);
-    REQUIRE(a->id == c->id);
+    for (int i = 0; i < arrivals; ++i) q.add(req(id++, lbn(rng), i % 3 == 0 ? kNoDeadline : now + ms(dl(rng))));
+    q.next(now);
     now += ms(7);
   }
-  CHECK(serial.size() == parallel.size());
-  CHECK(serial.size() == indexed.size());
+  CHECK(q.serial.size() == q.parallel.size());
+  CHECK(q.serial.size() == q.indexed.size());
+}
+
+TEST_CASE("parallel deadline: removed entries squeezed out mid-drain, arrivals inserted among them",
+          "[deadline][pdl]") {
+  // 5,000 queued requests, then 5,000 decisions with an arrival every other decision: removed
+  // entries pile up and are squeezed out several times (at an eighth of the array), and arrivals
+  // land among them, some before every queued deadline (in front of QUEUE1's removed prefix) and
+  // some at LBNs of removed requests. Every decision of both array versions equals the indexed
+  // version's.
+  std::mt19937_64 rng(5150);
+  std::uniform_int_distribution<std::uint64_t> lbn(0, 20'000);
+  std::uniform_int_distribution<std::int64_t> dl(0, 60'000);
+  ThreeQueues q;
+  std::uint64_t id = 0;
+  for (int i = 0; i < 5'000; ++i) q.add(req(id++, lbn(rng), ms(dl(rng))));
+  Time now{0};
+  for (int k = 0; k < 5'000; ++k) {
+    if (k % 2 == 1) q.add(req(id++, lbn(rng), k % 6 == 1 ? now + ms(1) : now + ms(dl(rng))));
+    q.next(now);
+    now += ms(12);
+  }
+  CHECK(q.serial.size() == 2'500);
+  std::vector<Command> rest_a, rest_c;
+  q.serial.drain(now, ms(12), rest_a);
+  q.indexed.drain(now, ms(12), rest_c);
+  CHECK(ids(rest_a) == ids(rest_c));
 }
 
 // ---- hand-built queues ------------------------------------------------------------------------
@@ -227,6 +265,30 @@ TEST_CASE("parallel deadline: a deadline within the time quantum is served first
   CHECK(ids(drain(ParallelDeadlineQueue(serial_options(ms(25))), in, Time{0}, ms(10))) == expected);
   CHECK(ids(drain(ParallelDeadlineQueue(parallel_options(ms(25), 2)), in, Time{0}, ms(10))) == expected);
   CHECK(ids(drain(IndexedDeadlineQueue(serial_options(ms(25))), in, Time{0}, ms(10))) == expected);
+}
+
+TEST_CASE("parallel deadline: an arrival whose deadline precedes removed entries becomes QUEUE1's first",
+          "[deadline][pdl]") {
+  // Quantum 25 ms, previous sector 0. A lbn 9000 deadline 100 ms; B lbn 10 deadline 110 ms;
+  // C lbn 20 deadline 300 ms.
+  // t=0: first of QUEUE1 is A: 100 > 25, not expiring -> nearest to 0 is B (QUEUE1: A, B removed, C).
+  // t=80: A: 100 - 80 = 20 <= 25 -> A (QUEUE1's first live entry is now C, behind removed B).
+  // D arrives: lbn 50000, deadline 105 ms: in QUEUE1 it sorts between A and B, i.e. before the
+  // removed entry B and so before C.
+  // t=80: first is D: 105 - 80 = 25 <= 25 -> D (not C, the nearest to 9000 otherwise).
+  // t=92: C.
+  const auto check = [](auto q) {
+    for (const Command& c : {req(0, 9000, ms(100)), req(1, 10, ms(110)), req(2, 20, ms(300))}) q.add(c);
+    CHECK(q.next(ms(0))->id == 1);
+    CHECK(q.next(ms(80))->id == 0);
+    q.add(req(3, 50'000, ms(105)));
+    CHECK(q.next(ms(80))->id == 3);
+    CHECK(q.next(ms(92))->id == 2);
+    CHECK(q.empty());
+  };
+  check(ParallelDeadlineQueue(serial_options(ms(25))));
+  check(ParallelDeadlineQueue(parallel_options(ms(25), 2)));
+  check(IndexedDeadlineQueue(serial_options(ms(25))));
 }
 
 TEST_CASE("parallel deadline: expiry is deadline - now <= quantum, to the picosecond", "[deadline][pdl]") {
