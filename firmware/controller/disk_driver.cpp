@@ -81,7 +81,23 @@ void DiskMediaDriver::serve(std::vector<MediaResult>& batch) {
   batch_.swap(batch);
   batch.clear();
   index_ = 0;
+  merged_ = contiguous_run();
+  merged_blocks_ = 0;
+  if (merged_)
+    for (const MediaResult& r : batch_) merged_blocks_ += r.command.blocks;
   start_command();
+}
+
+bool DiskMediaDriver::contiguous_run() const {
+  if (batch_.size() < 2) return false;
+  std::uint64_t blocks = batch_[0].command.blocks;
+  for (std::size_t i = 1; i < batch_.size(); ++i) {
+    const Command& prev = batch_[i - 1].command;
+    const Command& c = batch_[i].command;
+    if (c.op != prev.op || c.lbn != prev.end_lbn()) return false;
+    blocks += c.blocks;
+  }
+  return blocks <= UINT32_MAX;  // the channel's COUNT register
 }
 
 void DiskMediaDriver::start_command() {
@@ -91,8 +107,17 @@ void DiskMediaDriver::start_command() {
   r.log.cylinder = target.cylinder;
   r.log.head = target.head;
   if (!c.is_read()) {  // write data into the channel's sector buffer (COUNT sizes it)
-    services_.write_reg(kChCount, c.blocks, 4);
-    services_.dma(c, false, std::size_t{c.blocks} * kBlockBytes);
+    if (merged_) {     // every command's data at its offset in the one transfer
+      services_.write_reg(kChCount, merged_blocks_, 4);
+      std::uint64_t offset = 0;
+      for (const MediaResult& m : batch_) {
+        services_.dma(m.command, false, std::size_t{m.command.blocks} * kBlockBytes, offset);
+        offset += std::uint64_t{m.command.blocks} * kBlockBytes;
+      }
+    } else {
+      services_.write_reg(kChCount, c.blocks, 4);
+      services_.dma(c, false, std::size_t{c.blocks} * kBlockBytes);
+    }
   }
   set_state(State::Seeking);
   // One burst: TARGET_CYLINDER, TARGET_HEAD, COMMAND = seek.
@@ -109,6 +134,16 @@ void DiskMediaDriver::next_or_finish() {
   finished_.swap(batch_);  // the buffers circulate: no allocation per access
   batch_.clear();
   services_.access_done(finished_);
+}
+
+void DiskMediaDriver::fail() {
+  if (merged_) {  // the merged request fails as a whole
+    for (MediaResult& m : batch_) m.status = amap::kStatusMediaError;
+    index_ = batch_.size() - 1;
+  } else {
+    batch_[index_].status = amap::kStatusMediaError;
+  }
+  next_or_finish();
 }
 
 void DiskMediaDriver::reposition(const Decision& decision) {
@@ -137,8 +172,7 @@ void DiskMediaDriver::on_seek_done() {
   services_.bus_access(tlm::TLM_READ_COMMAND, kActIrqAck, &ack, sizeof ack);
   MediaResult& r = batch_[index_];
   if (ack.status & disk_regs::kStatusError) {
-    r.status = amap::kStatusMediaError;
-    next_or_finish();
+    fail();
     return;
   }
   r.log.seek_start_ps = static_cast<decltype(r.log.seek_start_ps)>(ack.seek_start_ps);
@@ -148,7 +182,7 @@ void DiskMediaDriver::on_seek_done() {
   set_state(State::Transferring);
   // One burst: LBN, COUNT, COMMAND = read (1) or write (2).
   const Command& c = r.command;
-  disk_regs::TransferBurst start{c.lbn, c.blocks,
+  disk_regs::TransferBurst start{c.lbn, merged_ ? merged_blocks_ : c.blocks,
                                  c.is_read() ? disk_regs::channel::kCmdRead : disk_regs::channel::kCmdWrite};
   services_.bus_access(tlm::TLM_WRITE_COMMAND, kChLbn, &start, sizeof start, &c);
 }
@@ -166,12 +200,32 @@ void DiskMediaDriver::on_transfer_done() {
   services_.bus_access(tlm::TLM_READ_COMMAND, kChIrqAck, &done, sizeof done);
   MediaResult& r = batch_[index_];
   if (done.status & disk_regs::kStatusError) {
-    r.status = amap::kStatusMediaError;
-    next_or_finish();
+    fail();
     return;
   }
   r.log.transfer_start_ps = static_cast<decltype(r.log.transfer_start_ps)>(done.transfer_start_ps);
   r.log.transfer_end_ps = static_cast<decltype(r.log.transfer_end_ps)>(done.transfer_end_ps);
+  if (merged_) {
+    // The merged request: every command's data from its offset, every log the access's (each
+    // command keeps its own cylinder and head); the heads end at the run's last block.
+    const PhysicalAddress last = predictor_.geometry().locate(r.command.lbn + merged_blocks_ - 1);
+    head_ = {last.cylinder, last.head};
+    const amap::ServiceLog shared = r.log;
+    std::uint64_t offset = 0;
+    for (MediaResult& m : batch_) {
+      const PhysicalAddress own = predictor_.geometry().locate(m.command.lbn);
+      const std::int64_t predicted = m.log.predicted_positioning_ps;  // the decision's, first command only
+      m.log = shared;
+      m.log.predicted_positioning_ps = predicted;
+      m.log.cylinder = own.cylinder;
+      m.log.head = own.head;
+      if (m.command.is_read()) services_.dma(m.command, true, std::size_t{m.command.blocks} * kBlockBytes, offset);
+      offset += std::uint64_t{m.command.blocks} * kBlockBytes;
+    }
+    index_ = batch_.size() - 1;
+    next_or_finish();
+    return;
+  }
   // The transfer may have crossed tracks: the heads are where the last block is.
   const Command& c = r.command;
   const PhysicalAddress last = predictor_.geometry().locate(c.lbn + c.blocks - 1);

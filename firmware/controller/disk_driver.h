@@ -29,12 +29,17 @@ namespace drivevp {
 ///     reads the transfer times; for a read it DMAs the data to the host buffer; the access ends
 ///     (ControllerServices::access_done).
 /// An error status from either interrupt ends that command with amap::kStatusMediaError.
-/// A batch (several commands in one decision) is served one command after another, each with its
-/// own seek and transfer, the command overhead spent once for the decision; the commands complete
-/// together after the last one (disk policies never batch: the disk has one head active at a
-/// time). A Reposition seeks the arm to Decision::cylinder on the current head and reads back
-/// the arm's cylinder. An interrupt that arrives in a state that does not expect it is
-/// acknowledged and otherwise ignored.
+/// A batch (several commands in one decision) that is one contiguous run — every command of the
+/// same op, each starting at the LBN where the one before it ends (the Linux elevators' merge
+/// chains, docs/models/firmware.md "Merging") — is served as the block layer's merged request:
+/// one seek to the first LBN and one channel transfer of all the blocks (for a write, COUNT is the
+/// total and each command's data is DMAed to its offset in the sector buffer; for a read, each
+/// command's data is DMAed from its offset), and every command's log is the merged access's (its
+/// own cylinder and head, the shared seek and transfer times). Any other batch is served one
+/// command after another, each with its own seek and transfer. Either way the command overhead is
+/// spent once for the decision and the commands complete together after the access. A Reposition seeks the arm to
+/// Decision::cylinder on the current head and reads back the arm's cylinder. An interrupt that arrives in a state that
+/// does not expect it is acknowledged and otherwise ignored.
 class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
  public:
   DiskMediaDriver(sc_core::sc_module_name name, ControllerServices& services, InterruptLine& seek_done,
@@ -62,6 +67,11 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   void start_command();
   /// batch_[index_] is done: starts the next command of the batch, or ends the access.
   void next_or_finish();
+  /// Whether batch_ is one contiguous run of one op of more than one command (served as one
+  /// seek and one transfer).
+  bool contiguous_run() const;
+  /// The device reported an error for batch_[index_] (for a merged run: for all of it).
+  void fail();
   void on_seek_done();
   void on_transfer_done();
   /// The firmware's command path around a seek (DiskPredictor), from the bus access time
@@ -78,6 +88,8 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   std::vector<MediaResult> batch_;     ///< the access in progress
   std::vector<MediaResult> finished_;  ///< the access just finished, while access_done() posts it
   std::size_t index_ = 0;              ///< the command of batch_ in service
+  bool merged_ = false;                ///< batch_ is served as one transfer (contiguous_run())
+  std::uint32_t merged_blocks_ = 0;    ///< the blocks of that transfer
 };
 
 }  // namespace drivevp

@@ -1,6 +1,6 @@
 // The Linux elevators of issue 9 in the whole platform (HP 97560, the controller, the disk's
 // media driver): a noop merge chain is one media access of contiguous commands in LBN order,
-// completed together, with the data intact; the anticipatory elevator idles the disk with a
+// one seek and one transfer, completed together, with the data intact; the anticipatory elevator idles the disk with a
 // request queued (WaitUntil) and then serves the anticipated stream's read. The service orders
 // themselves are unit-tested in unit/test_deadline_policies.cpp.
 #include <catch2/catch_test_macros.hpp>
@@ -44,16 +44,27 @@ TEST_CASE("sim: noop serves a back-merge chain as one media access in LBN order"
   REQUIRE(done.size() == 8);
   std::vector<RequestRecord> by_id(8);
   for (const RequestRecord& r : done) by_id.at(r.command.id) = r;
+  // The chain is the block layer's merged request: one seek to 5000 and one transfer of its 24
+  // blocks, which lie on one track (72 sectors per track: 5000..5023 is track 69, sectors
+  // 32..55), so the transfer takes 24/72 of a revolution (to the picosecond's rounding).
+  const Time period = sc.device.rotation_period();
   for (const std::vector<std::uint64_t>& chain : {std::vector<std::uint64_t>{1, 3, 2}, {5, 7, 6}}) {
     const RequestRecord& first = by_id[chain[0]];
+    INFO("chain from " << chain[0]);
+    const Time transfer = first.transfer_end - first.transfer_start;
+    CHECK(transfer >= period * 24 / 72 - Time{1});
+    CHECK(transfer <= period * 24 / 72 + Time{1});
     for (std::size_t k = 1; k < chain.size(); ++k) {
       const RequestRecord& prev = by_id[chain[k - 1]];
       const RequestRecord& r = by_id[chain[k]];
       INFO("member " << chain[k]);
       CHECK(r.command.lbn == prev.command.end_lbn());  // contiguous, in LBN order
       CHECK(r.dispatch == first.dispatch);             // one decision
-      CHECK(r.seek_start > prev.transfer_end);         // served after the previous member
-      CHECK(r.completion == first.completion);         // completed together
+      CHECK(r.seek_start == first.seek_start);         // one seek
+      CHECK(r.seek_end == first.seek_end);
+      CHECK(r.transfer_start == first.transfer_start);  // one transfer
+      CHECK(r.transfer_end == first.transfer_end);
+      CHECK(r.completion == first.completion);  // completed together
     }
   }
   for (const RequestRecord& r : done) CHECK(r.data_ok);  // the reads return what the chain wrote
