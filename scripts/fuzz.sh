@@ -23,7 +23,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 seconds=${1:-20}
 jobs=${FUZZ_JOBS:-2}
 all=(fuzz_trace_disksim fuzz_trace_spc fuzz_trace_msr fuzz_trace_fio fuzz_trace_blkparse fuzz_trace_ftrace
-  fuzz_trace_ssdsim fuzz_trace_mqsim fuzz_detect fuzz_scenario fuzz_set)
+  fuzz_trace_ssdsim fuzz_trace_mqsim fuzz_trace_validate fuzz_detect fuzz_scenario fuzz_set)
 read -r -a harnesses <<<"${FUZZ_HARNESSES:-${all[*]}}"
 case "$seconds" in '' | *[!0-9]*)
   echo "fuzz.sh: expected SECONDS_PER_HARNESS as a whole number of seconds, found '$seconds'" >&2

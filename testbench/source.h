@@ -14,6 +14,13 @@ namespace drivevp {
 struct SourceRequest {
   Command command;
   std::uint64_t origin_line = 0;  ///< trace line number (1-based), 0 for generated requests
+  /// Closed loop only: the host issues this request no earlier than this long after the
+  /// previous completion (DiskSim validate traces' recorded gap, ../shared/drives/README.md).
+  /// 0: as soon as a slot frees.
+  Time think_time{0};
+  /// The service time measured on a real drive for this request (validate traces); < 0: none.
+  /// Carried to RequestRecord::measured_service for requests.csv and the demerit.
+  Time measured_service{-1};
 };
 
 /// Yields requests in non-decreasing arrival order. For closed-loop hosts the arrival times are

@@ -24,6 +24,9 @@ struct RequestRecord {
   std::uint32_t seek_distance = 0;  ///< cylinders moved for this request's initial seek
   Time predicted_positioning{-1};   ///< the policy's prediction (seek + rotation), <0 if none
   bool data_ok = true;              ///< data-integrity check result (reads)
+  /// The service time a real drive took for this request (validate traces,
+  /// SourceRequest::measured_service), < 0 if none.
+  Time measured_service{-1};
 
   Time queue_wait() const { return dispatch - command.arrival; }
   Time seek() const { return seek_end - seek_start; }

@@ -432,10 +432,12 @@ std::vector<KeySpec> build_schema() {
           sc.trace.paths.push_back(get_string(n));
         }
       });
-  add("workload.format", "string", "one of auto, disksim, spc, msr, fio, blkparse, ftrace, ssdsim, mqsim",
-      "trace: format (auto: detected from the content)", [](const toml::node& n, Scenario& sc) {
-        sc.trace.format = *parse_trace_format(
-            get_choice(n, {"auto", "disksim", "spc", "msr", "fio", "blkparse", "ftrace", "ssdsim", "mqsim"}));
+  add("workload.format", "string", "one of auto, disksim, spc, msr, fio, blkparse, ftrace, ssdsim, mqsim, validate",
+      "trace: format (auto: detected from the content; validate, DiskSim's traces of real drives with measured "
+      "service times, is never detected and needs workload.loop = \"closed\")",
+      [](const toml::node& n, Scenario& sc) {
+        sc.trace.format = *parse_trace_format(get_choice(
+            n, {"auto", "disksim", "spc", "msr", "fio", "blkparse", "ftrace", "ssdsim", "mqsim", "validate"}));
       });
   add("workload.time_scale", "number", "(0, 1000000]",
       "inter-arrival times are divided by this: a trace's, or an open-loop synthetic workload's (the rate is "
@@ -955,6 +957,13 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
           fmt::format("{}: workload.path: expected a trace file for workload.kind = \"trace\", found none", file));
     for (std::string& p : sc.trace.paths)
       if (!p.empty() && p[0] != '/') p = sc.base_dir + "/" + p;
+    // A validate trace is replayed as DiskSim replays it: one request outstanding, each issued
+    // its predecessor's recorded gap after the predecessor completed (../shared/drives/README.md).
+    if (sc.trace.format == TraceFormat::Validate && (!sc.host.closed_loop || sc.host.outstanding != 1))
+      throw ConfigError(fmt::format(
+          "{}: workload.format = \"validate\": expected workload.loop = \"closed\" with workload.outstanding = 1 "
+          "(the trace's gaps follow completions), found workload.loop = \"{}\", workload.outstanding = {}",
+          where("workload.format"), sc.host.closed_loop ? "closed" : "open", sc.host.outstanding));
     if (sc.trace.stop_s >= 0 && entries.count("workload.stop_s") && sc.trace.stop_s <= sc.trace.start_s)
       throw ConfigError(fmt::format("{}: workload.stop_s: expected a time after workload.start_s ({}), found {}",
                                     where("workload.stop_s"), sc.trace.start_s, sc.trace.stop_s));

@@ -47,6 +47,11 @@ struct Scenario {
   PolicyParams policy_params;
   ControllerParams controller;
 
+  /// The workload carries service times measured on a real drive (a validate trace): requests.csv
+  /// gets measured_service_ms and summary.json "validation" the demerit.
+  bool has_measured_service_times() const {
+    return workload_kind == WorkloadKind::Trace && trace.format == TraceFormat::Validate;
+  }
   enum class WorkloadKind { Synthetic, Trace } workload_kind = WorkloadKind::Synthetic;
   HostParams host;
   SyntheticOptions synthetic;

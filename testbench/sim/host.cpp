@@ -25,6 +25,7 @@ Host::Host(sc_core::sc_module_name name, const HostParams& params, std::uint32_t
       cq_(queue_depth + 1),
       buffers_(queue_depth),
       by_tag_(queue_depth),
+      measured_by_tag_(queue_depth, Time{-1}),
       conservation_(queue_depth),
       deadlines_(params.deadline) {
   if (params_.closed_loop && (params_.outstanding < 1 || params_.outstanding > queue_depth))
@@ -87,6 +88,12 @@ void Host::submit_ready(Time now) {
   while (!free_tags_.empty() && pull()) {
     Command c = next_.command;
     if (params_.closed_loop) {
+      // A think time counts from the last completion (the first request's from time zero).
+      const Time issue = last_completion_ + next_.think_time;
+      if (issue > now) {
+        submit_event_.notify(to_sc(issue - now));
+        break;
+      }
       c.arrival = now;
     } else if (c.arrival > now) {
       submit_event_.notify(to_sc(c.arrival - now));
@@ -98,6 +105,7 @@ void Host::submit_ready(Time now) {
     c.tag = free_tags_.back();
     free_tags_.pop_back();
     by_tag_[c.tag] = c;
+    measured_by_tag_[c.tag] = next_.measured_service;
     auto& buf = buffers_[c.tag];
     const std::size_t bytes = std::size_t{c.blocks} * kBlockBytes;
     if (buf.size() < bytes) buf.resize(bytes);
@@ -134,6 +142,7 @@ void Host::on_completion() {
     const Command& c = by_tag_[tag];
     RequestRecord r;
     r.command = c;
+    r.measured_service = measured_by_tag_[tag];
     r.dispatch = Time{e.log.dispatch_ps};
     r.seek_start = Time{e.log.seek_start_ps};
     r.seek_end = Time{e.log.seek_end_ps};

@@ -39,8 +39,9 @@ using RequestSink = std::function<void(const RequestRecord&)>;
 /// write per batch of submissions and a CQ-head doorbell per batch of completions. Open loop:
 /// each command is submitted at its arrival time when a tag is free; otherwise it waits in the
 /// host (its arrival time stays the source's, so the wait counts in its response time). Closed
-/// loop: `outstanding` commands are kept in flight, each submitted when one completes (arrival =
-/// submission time). Runs checkers (conservation, data integrity) on every completion and stops
+/// loop: `outstanding` commands are kept in flight, each submitted when one completes, or its
+/// SourceRequest::think_time after the last completion when it has one (arrival = submission
+/// time). Runs checkers (conservation, data integrity) on every completion and stops
 /// the simulation when the source is exhausted and every command has completed.
 class Host : public sc_core::sc_module {
  public:
@@ -84,6 +85,7 @@ class Host : public sc_core::sc_module {
   std::vector<amap::CompletionEntry> cq_;
   std::vector<std::vector<std::uint8_t>> buffers_;  ///< by tag
   std::vector<Command> by_tag_;
+  std::vector<Time> measured_by_tag_;  ///< SourceRequest::measured_service of each tag's command
   std::vector<std::uint32_t> free_tags_;
   std::uint32_t sq_tail_ = 0, cq_head_ = 0;
   SourceRequest next_{};

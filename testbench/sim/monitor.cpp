@@ -64,8 +64,8 @@ inline char* put_ms(char* p, Time t) {
   return put_9_digits(p, static_cast<std::uint32_t>(u % 1'000'000'000u));
 }
 
-/// Upper bound on one CSV row: 7 integers, 16 times, separators, flags.
-constexpr std::size_t kMaxRow = 7 * 21 + 16 * 32 + 12;
+/// Upper bound on one CSV row: 7 integers, 17 times, separators, flags.
+constexpr std::size_t kMaxRow = 7 * 21 + 17 * 32 + 12;
 /// Room after a row for put_u64's fixed-size copy.
 constexpr std::size_t kSlack = 32;
 constexpr std::size_t kFlushAt = 1 << 16;
@@ -84,19 +84,22 @@ const char* RunMonitor::csv_header_with_deadlines() {
 }
 
 RunMonitor::RunMonitor(const std::string& csv_path, std::uint64_t warmup_requests, std::uint64_t expected_requests,
-                       bool progress, bool deadlines)
+                       bool progress, bool deadlines, bool measured)
     : csv_path_(csv_path),
       warmup_(warmup_requests),
       expected_(expected_requests),
       progress_enabled_(progress && isatty(STDERR_FILENO)),
       deadlines_(deadlines),
+      measured_(measured),
       started_(std::chrono::steady_clock::now()),
       last_progress_(started_),
       ring_(kRingSize) {
   if (!csv_path_.empty()) {
     csv_ = std::fopen(csv_path_.c_str(), "wb");
     if (!csv_) throw std::runtime_error(fmt::format("cannot create {}: {}", csv_path_, std::strerror(errno)));
-    std::fputs(deadlines ? csv_header_with_deadlines() : csv_header(), csv_);
+    std::string header = deadlines ? csv_header_with_deadlines() : csv_header();
+    if (measured) header.insert(header.size() - 1, ",measured_service_ms");
+    std::fputs(header.c_str(), csv_);
   }
   writer_ = std::thread([this] { drain(); });
 }
@@ -146,6 +149,10 @@ void RunMonitor::write_row(const RequestRecord& r, std::uint64_t index) {
     metrics_.add(r);
     saturation_.add(r);
     if (deadlines_) deadline_checker_.add(r);
+    if (measured_ && r.measured_service >= Time{0}) {
+      simulated_times_.add(r.response());
+      measured_times_.add(r.measured_service);
+    }
   }
   if (csv_ && !write_failed()) {
     if (buffer_.size() < kFlushAt + kMaxRow + kSlack) buffer_.resize(kFlushAt + kMaxRow + kSlack);
@@ -187,6 +194,10 @@ void RunMonitor::write_row(const RequestRecord& r, std::uint64_t index) {
       } else {
         *p++ = ',';
       }
+    }
+    if (measured_) {  // empty for a request without a measured time
+      *p++ = ',';
+      if (r.measured_service >= Time{0}) p = put_ms(p, r.measured_service);
     }
     *p++ = '\n';
     used_ += static_cast<std::size_t>(p - start);

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "testbench/metrics/deadline_checker.h"
+#include "testbench/metrics/demerit.h"
 #include "testbench/metrics/metrics.h"
 #include "testbench/metrics/request_record.h"
 #include "testbench/metrics/saturation.h"
@@ -26,7 +27,9 @@ namespace drivevp {
 /// predicted_positioning_ms (empty when the policy made no prediction), data_ok; in a run with
 /// deadlines (workload.deadline other than none) also deadline_ms (absolute), lateness_ms
 /// (completion - deadline, negative when early) and deadline_met (1 or 0), all three empty for a
-/// request without a deadline. A run with deadlines also feeds a DeadlineChecker.
+/// request without a deadline. A run with deadlines also feeds a DeadlineChecker. A run with
+/// measured service times (a validate trace) adds measured_service_ms as the last column and
+/// feeds two ServiceTimeDistributions (simulated response, measured service) for the demerit.
 class RunMonitor {
  public:
   static const char* csv_header();
@@ -36,7 +39,7 @@ class RunMonitor {
   /// `csv_path` empty: no CSV. Throws std::runtime_error naming the file and the system's reason
   /// if it cannot be created.
   RunMonitor(const std::string& csv_path, std::uint64_t warmup_requests, std::uint64_t expected_requests, bool progress,
-             bool deadlines = false);
+             bool deadlines = false, bool measured = false);
   ~RunMonitor();
   RunMonitor(const RunMonitor&) = delete;
   RunMonitor& operator=(const RunMonitor&) = delete;
@@ -62,6 +65,10 @@ class RunMonitor {
   /// valid after finish().
   const DeadlineChecker& deadlines() const { return deadline_checker_; }
   std::uint64_t recorded() const { return recorded_; }
+  /// A run with measured service times: the simulated response times (issue to completion,
+  /// closed loop) and the measured service times of the measured records; valid after finish().
+  const ServiceTimeDistribution& simulated_times() const { return simulated_times_; }
+  const ServiceTimeDistribution& measured_times() const { return measured_times_; }
 
  private:
   static constexpr std::size_t kRingSize = 4096;  ///< records in flight to the writer (flat memory)
@@ -76,6 +83,8 @@ class RunMonitor {
   RunMetrics metrics_;
   SaturationDetector saturation_;
   DeadlineChecker deadline_checker_;
+  ServiceTimeDistribution simulated_times_;
+  ServiceTimeDistribution measured_times_;
   std::atomic<int> write_errno_{0};  ///< errno of the first failed CSV write, 0 if none
   std::uint64_t warmup_;
   std::uint64_t expected_;
@@ -83,6 +92,7 @@ class RunMonitor {
   bool progress_enabled_;
   bool progress_shown_ = false;
   bool deadlines_ = false;  ///< the run has deadlines: CSV columns and the checker
+  bool measured_ = false;   ///< the run has measured service times: CSV column and distributions
   std::chrono::steady_clock::time_point started_;
   std::chrono::steady_clock::time_point last_progress_;
   // Single-producer single-consumer ring between the simulation and the writer thread.

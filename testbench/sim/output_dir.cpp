@@ -26,6 +26,8 @@ const std::vector<std::string>& output_file_names() {
                                                  "response_histogram.csv",
                                                  "response_histogram.png",
                                                  "response_cdf.png",
+                                                 "validation_cdf.csv",
+                                                 "validation_cdf.png",
                                                  "waves.vcd",
                                                  "waves.gtkw",
                                                  "waves.fst",

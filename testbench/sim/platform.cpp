@@ -196,9 +196,10 @@ std::vector<std::string> write_gtkw(const Tracer& tracer, OutputDirectory& out, 
   return filters;
 }
 
-std::string plot_script() {
+/// A plotting script of reports/ (in DRIVEVP_DATA_DIR, overridable at run time).
+std::string plot_script(const char* name = "plot_responses.py") {
   const char* d = std::getenv("DRIVEVP_DATA_DIR");
-  return std::string(d && *d ? d : DRIVEVP_DATA_DIR) + "/reports/plot_responses.py";
+  return std::string(d && *d ? d : DRIVEVP_DATA_DIR) + "/reports/" + name;
 }
 
 nlohmann::json scenario_json(const Scenario& sc, const std::string& workload) {
@@ -255,6 +256,23 @@ nlohmann::json mems_energy_json(MemsDevice& device, Time end, std::uint64_t comp
 namespace {
 
 /// The part of run_scenario() after the output directory is locked: simulate, write, commit.
+/// summary.json "validation": the measured and simulated service-time distributions of a validate
+/// trace and their demerit (testbench/metrics/demerit.h).
+nlohmann::json validation_json(const RunMonitor& monitor) {
+  const ServiceTimeDistribution& simulated = monitor.simulated_times();
+  const ServiceTimeDistribution& measured = monitor.measured_times();
+  nlohmann::json v = {{"requests", measured.count()},
+                      {"measured_mean_ms", measured.mean_ms()},
+                      {"simulated_mean_ms", simulated.mean_ms()},
+                      {"demerit_ms", nullptr}};
+  if (measured.count() > 0) {
+    const double d = demerit_ms(simulated, measured);
+    v["demerit_ms"] = d;
+    v["demerit_percent_of_mean"] = 100.0 * d / measured.mean_ms();
+  }
+  return v;
+}
+
 RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats& trace_stats, std::uint64_t expected,
                    OutputDirectory& out, std::chrono::steady_clock::time_point wall_start) {
   const fs::path& dir = out.dir();
@@ -263,7 +281,7 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   std::unique_ptr<RunMonitor> monitor_owner;
   try {
     monitor_owner = std::make_unique<RunMonitor>(csv.string(), sc.warmup_requests, expected, sc.progress,
-                                                 sc.host.deadline.enabled());
+                                                 sc.host.deadline.enabled(), sc.has_measured_service_times());
   } catch (const std::runtime_error& e) {
     forget_unwound_frames();
     throw OutputError(e.what());
@@ -331,6 +349,7 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   result.saturation_warning = saturation.warning(sc.workload_kind == Scenario::WorkloadKind::Trace);
   if (platform.mems) j["energy"] = mems_energy_json(*platform.mems, end, platform.host.completed());
   if (sc.host.deadline.enabled()) j["deadlines"] = monitor.deadlines().to_json();
+  if (sc.has_measured_service_times()) j["validation"] = validation_json(monitor);
   auto violations = [](const Violations& v) {
     return nlohmann::json{{"violations", v.count()}, {"first", v.messages()}};
   };
@@ -406,6 +425,29 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
     } catch (const std::exception& e) {
       forget_unwound_frames();
       j["plot_error"] = e.what();
+    }
+  }
+  if (sc.has_measured_service_times() && monitor.measured_times().count() > 0) {
+    // The two distributions behind the demerit, and their overlay.
+    const fs::path cdf = out.stage("validation_cdf.csv");
+    {
+      std::ostringstream c;
+      write_cdf_csv(c, monitor.simulated_times(), monitor.measured_times());
+      write_file(cdf, c.str(), shown("validation_cdf.csv"));
+    }
+    files["validation_cdf_csv"] = "validation_cdf.csv";
+    files["validation_cdf_png"] = nullptr;
+    if (sc.plots) {
+      try {
+        gtkw::run_program({"/usr/bin/python3", plot_script("plot_validation.py"), cdf.string(),
+                           out.staging().string(), "--title", fmt::format("{} on {}", sc.policy, sc.device.preset),
+                           "--demerit", fmt::format("{}", j["validation"]["demerit_ms"].get<double>())});
+        out.stage("validation_cdf.png");
+        files["validation_cdf_png"] = "validation_cdf.png";
+      } catch (const std::exception& e) {
+        forget_unwound_frames();
+        j["plot_error"] = e.what();
+      }
     }
   }
   if (tracer) {
@@ -506,6 +548,12 @@ std::string format_summary(const RunResult& r) {
                      d["requests"].get<std::uint64_t>(), d["miss_ratio"].get<double>(),
                      d["tardiness_ms"].is_null() ? std::string("n/a") : num(d["tardiness_ms"]["mean"], "{:.3f}"),
                      d["tardiness_ms"].is_null() ? std::string("n/a") : num(d["tardiness_ms"]["max"], "{:.3f}"));
+  }
+  if (j.contains("validation") && !j["validation"]["demerit_ms"].is_null()) {
+    const nlohmann::json& v = j["validation"];
+    s += fmt::format("  validation   demerit {:.3f} ms over {} requests | measured mean {:.3f} ms | simulated mean {:.3f} ms\n",
+                     v["demerit_ms"].get<double>(), v["requests"].get<std::uint64_t>(),
+                     v["measured_mean_ms"].get<double>(), v["simulated_mean_ms"].get<double>());
   }
   s += fmt::format("  checks       {}\n",
                    j["checks"]["passed"].get<bool>() ? "passed (conservation, data integrity)" : "FAILED");

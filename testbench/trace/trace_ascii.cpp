@@ -77,8 +77,60 @@ class IntegerTimeParser final : public LineParser {
   std::string_view columns_;
 };
 
+/// DiskSim 4.0 `validate` traces (../shared/drives/README.md, "Files"): `R|W ACTION LBN SECTORS
+/// SERVICE_US GAP_US`. ACTION (the drive's buffer action: Hit, Miss, Doub, Trip) is
+/// informational and must be a word; LBN and SECTORS in 512-byte blocks (SECTORS > 0);
+/// SERVICE_US (measured service time) and GAP_US (idle time after the completion before the
+/// next request) are non-negative decimal microseconds. No time column: every record is at
+/// trace time 0, the host replays it closed loop (trace_reader.h, TraceFormat::Validate).
+class ValidateParser final : public LineParser {
+ public:
+  bool parse(std::string_view line, Record& out, Failure& failure) override {
+    std::string_view f[6];
+    const std::size_t n = split_blanks(line, f, 6);
+    if (n == 0 || f[0].front() == '#') {
+      out.kind = Record::Kind::Blank;
+      return true;
+    }
+    if (n != 6) return fail(failure, "6 blank-separated fields 'R|W ACTION LBN SECTORS SERVICE_US GAP_US'", line);
+    if (f[0] == "R") {
+      out.op = Op::Read;
+    } else if (f[0] == "W") {
+      out.op = Op::Write;
+    } else {
+      return fail(failure, "a direction R or W", f[0]);
+    }
+    for (const char ch : f[1]) {
+      if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z')))
+        return fail(failure, "a buffer action word (Hit, Miss, Doub, Trip)", f[1]);
+    }
+    if (!parse_u64(f[2], out.lbn)) return fail(failure, "a block number (LBN)", f[2]);
+    if (!parse_block_count(f[3], out.blocks, failure)) return false;
+    TraceClock service;
+    TraceClock gap;
+    if (!parse_decimal_time(f[4], 6, service) || service.s > kMaxSeconds)
+      return fail(failure, "a measured service time in microseconds (a non-negative decimal below 1000 s)", f[4]);
+    if (!parse_decimal_time(f[5], 6, gap) || gap.s > kMaxSeconds)
+      return fail(failure, "an idle gap in microseconds (a non-negative decimal below 1000 s)", f[5]);
+    out.measured_ps = service.s * 1'000'000'000'000 + service.ps;
+    out.gap_ps = gap.s * 1'000'000'000'000 + gap.ps;
+    out.device = 0;
+    out.kind = Record::Kind::Request;
+    out.has_time = true;
+    out.time = TraceClock{};
+    out.time_text = "0";
+    return true;
+  }
+
+ private:
+  /// A measured service time or gap of 1000 s or more is a malformed line (real drives answer
+  /// in milliseconds; the bound keeps picoseconds far from overflow).
+  static constexpr std::int64_t kMaxSeconds = 999;
+};
+
 }  // namespace
 
+std::unique_ptr<LineParser> make_validate_parser() { return std::make_unique<ValidateParser>(); }
 std::unique_ptr<LineParser> make_disksim_parser() { return std::make_unique<DiskSimParser>(); }
 std::unique_ptr<LineParser> make_ssdsim_parser() {
   return std::make_unique<IntegerTimeParser>("5 blank-separated fields 'time_ns device lsn size op'");

@@ -193,6 +193,8 @@ struct Item {
   bool has_stream = false;  ///< the line names a stream (blkparse / ftrace pid); else the device is
   std::uint32_t stream = 0;
   std::int64_t t_ps = 0;
+  std::int64_t measured_ps = -1;  ///< validate traces: measured service time
+  std::int64_t gap_ps = -1;       ///< validate traces: gap before the next request
   std::uint64_t line = 0;
   std::size_t file = 0;
 };
@@ -214,6 +216,8 @@ class FileCursor {
     while (reader_.next(line)) {
       rec_.kind = Record::Kind::Blank;
       rec_.has_time = false;
+      rec_.measured_ps = -1;
+      rec_.gap_ps = -1;
       if (!parser_->parse(line, rec_, failure_)) {
         report(line, failure_.expected, failure_.found);
         continue;
@@ -266,6 +270,8 @@ class FileCursor {
       it.has_stream = rec_.has_stream;
       it.stream = rec_.stream;
       it.t_ps = t;
+      it.measured_ps = rec_.measured_ps;
+      it.gap_ps = rec_.gap_ps;
       it.line = reader_.line_no();
       it.file = index_;
       ++requests_;
@@ -397,6 +403,10 @@ class Pipeline {
       last_arrival_ = c.arrival;
       last_trace_time_ = Time{it.t_ps - start_ps_};
       r.origin_line = it.line;
+      // A validate trace's gap follows its request: it delays the next request the replay yields.
+      r.think_time = Time{prev_gap_ps_ > 0 ? prev_gap_ps_ : 0};
+      r.measured_service = Time{it.measured_ps};
+      prev_gap_ps_ = it.gap_ps;
       ++yielded_;
       if (live_ != nullptr && mode_ == Mode::Stream) ++live_->requests;
       out = r;
@@ -494,6 +504,7 @@ class Pipeline {
   std::uint64_t trace_requests_ = 0;
   std::uint64_t skipped_ = 0;
   std::uint64_t yielded_ = 0;
+  std::int64_t prev_gap_ps_ = -1;  ///< validate traces: the gap after the last yielded request
   struct {
     std::uint64_t device = 0, before_start = 0, after_stop = 0, skip = 0, limit = 0;
   } dropped_;
@@ -631,6 +642,8 @@ std::string to_string(TraceFormat f) {
       return "ssdsim";
     case TraceFormat::MqSim:
       return "mqsim";
+    case TraceFormat::Validate:
+      return "validate";
   }
   return "auto";
 }
@@ -638,7 +651,7 @@ std::string to_string(TraceFormat f) {
 std::optional<TraceFormat> parse_trace_format(const std::string& s) {
   for (const TraceFormat f :
        {TraceFormat::Auto, TraceFormat::DiskSim, TraceFormat::Spc, TraceFormat::Msr, TraceFormat::Fio,
-        TraceFormat::Blkparse, TraceFormat::Ftrace, TraceFormat::SsdSim, TraceFormat::MqSim}) {
+        TraceFormat::Blkparse, TraceFormat::Ftrace, TraceFormat::SsdSim, TraceFormat::MqSim, TraceFormat::Validate}) {
     if (to_string(f) == s) return f;
   }
   return std::nullopt;
@@ -682,6 +695,8 @@ std::unique_ptr<LineParser> make_parser(TraceFormat f) {
       return make_ssdsim_parser();
     case TraceFormat::MqSim:
       return make_mqsim_parser();
+    case TraceFormat::Validate:
+      return make_validate_parser();
     case TraceFormat::Auto:
       break;
   }

@@ -53,10 +53,16 @@ enum class TraceFormat {
   Ftrace,    ///< ftrace blk tracer text; as blkparse
   SsdSim,    ///< `time_ns device lsn size op`, op 1 = read, 0 = write
   MqSim,     ///< DiskSim columns with integer nanosecond times, type 1 = read, 0 = write
+  /// DiskSim 4.0's `validate` traces of real drives: `R|W ACTION LBN SECTORS SERVICE_US GAP_US`
+  /// (../shared/drives/README.md). No arrival times: replayed closed loop, each request issued
+  /// its predecessor's GAP_US after the predecessor completed (SourceRequest::think_time); the
+  /// measured SERVICE_US is kept (SourceRequest::measured_service). Device 0. Never detected by
+  /// `auto`: name it with workload.format = "validate".
+  Validate,
 };
 
 /// Scenario spelling of a format ("disksim", "spc", "msr", "fio", "blkparse", "ftrace",
-/// "ssdsim", "mqsim", "auto").
+/// "ssdsim", "mqsim", "validate", "auto").
 std::string to_string(TraceFormat f);
 /// Parses the scenario spelling; std::nullopt if unknown.
 std::optional<TraceFormat> parse_trace_format(const std::string& s);
@@ -222,6 +228,11 @@ struct Record {
   /// reader resets has_stream before each line and otherwise uses the device as the stream.
   bool has_stream = false;
   std::uint32_t stream = 0;
+  /// Validate traces only (the reader resets both to -1 before each line): the service time
+  /// measured on the real drive and the idle gap after this request's completion before the
+  /// next request was issued, picoseconds.
+  std::int64_t measured_ps = -1;
+  std::int64_t gap_ps = -1;
 };
 
 /// Why a line is malformed. `expected` is reused between lines (no allocation in steady state).
@@ -244,6 +255,7 @@ std::unique_ptr<LineParser> make_parser(TraceFormat f);  // trace_reader.cpp
 std::unique_ptr<LineParser> make_disksim_parser();       // trace_ascii.cpp
 std::unique_ptr<LineParser> make_ssdsim_parser();
 std::unique_ptr<LineParser> make_mqsim_parser();
+std::unique_ptr<LineParser> make_validate_parser();
 std::unique_ptr<LineParser> make_spc_parser();  // trace_csv.cpp
 std::unique_ptr<LineParser> make_msr_parser();
 std::unique_ptr<LineParser> make_fio_parser();       // trace_fio.cpp

@@ -92,9 +92,11 @@ Time ps(std::int64_t v) { return Time{v}; }
 
 TEST_CASE("trace format and capacity policy names round-trip", "[trace]") {
   for (const auto f : {TraceFormat::Auto, TraceFormat::DiskSim, TraceFormat::Spc, TraceFormat::Msr, TraceFormat::Fio,
-                       TraceFormat::Blkparse, TraceFormat::Ftrace, TraceFormat::SsdSim, TraceFormat::MqSim}) {
+                       TraceFormat::Blkparse, TraceFormat::Ftrace, TraceFormat::SsdSim, TraceFormat::MqSim,
+                       TraceFormat::Validate}) {
     REQUIRE(parse_trace_format(to_string(f)) == f);
   }
+  CHECK(to_string(TraceFormat::Validate) == "validate");
   CHECK(to_string(TraceFormat::DiskSim) == "disksim");
   CHECK(to_string(TraceFormat::MqSim) == "mqsim");
   CHECK_FALSE(parse_trace_format("DiskSim").has_value());
@@ -850,4 +852,52 @@ TEST_CASE("a line longer than 1 MiB is malformed, not an unbounded buffer", "[tr
   CHECK(error_of(options({path}, TraceFormat::DiskSim))
             .find("longline.trace:2: expected a line of at most 1 MiB (no trace format has longer records), found "
                   "'7777777777777777777777777777777777777777'") != std::string::npos);
+}
+
+TEST_CASE("DiskSim validate: the shipped HP C2247 trace keeps measured times and gaps", "[trace]") {
+  // traces/disksim-valid/hp_c2247a.trace (DiskSim 4.0 valid/, COPYING.DiskSim beside it).
+  TraceStats stats;
+  const auto v = read_all(options({shipped_trace("disksim-valid/hp_c2247a.trace")}, TraceFormat::Validate), &stats);
+  REQUIRE(v.size() == 9999);
+  CHECK(stats.selected == 9999);
+  // R Miss  564347     2     14095.370     13876.270
+  CHECK(v[0].command.op == Op::Read);
+  CHECK(v[0].command.lbn == 564347);
+  CHECK(v[0].command.blocks == 2);
+  CHECK(v[0].command.arrival == ps(0));
+  CHECK(v[0].measured_service == ps(14'095'370'000));
+  CHECK(v[0].think_time == ps(0));  // the first request: no predecessor
+  // R Hit   564349     2      1414.270     18746.770: issued line 1's gap after line 1 completed
+  CHECK(v[1].measured_service == ps(1'414'270'000));
+  CHECK(v[1].think_time == ps(13'876'270'000));
+  CHECK(v[2].think_time == ps(18'746'770'000));
+  // W Doub 1194877    15     17221.000     21894.380
+  CHECK(v[3].command.op == Op::Write);
+  CHECK(v[3].command.lbn == 1194877);
+  CHECK(v[3].command.blocks == 15);
+  CHECK(v[3].measured_service == ps(17'221'000'000));
+  for (const auto& r : v) CHECK(r.command.arrival == ps(0));
+  // Other formats carry neither.
+  const auto d = read_all(options({kDiskSim}));
+  CHECK(d[1].think_time == ps(0));
+  CHECK(d[1].measured_service == ps(-1));
+}
+
+TEST_CASE("DiskSim validate: malformed lines name the field", "[trace]") {
+  CHECK_THAT(error_of("v1.trace", "R Miss 10 2 1.5\n", TraceFormat::Validate),
+             Catch::Matchers::EndsWith(":1: expected 6 blank-separated fields 'R|W ACTION LBN SECTORS SERVICE_US "
+                                       "GAP_US', found 'R Miss 10 2 1.5'"));
+  CHECK_THAT(error_of("v2.trace", "X Miss 10 2 1.5 3\n", TraceFormat::Validate),
+             Catch::Matchers::EndsWith(":1: expected a direction R or W, found 'X'"));
+  CHECK_THAT(error_of("v3.trace", "R 7 10 2 1.5 3\n", TraceFormat::Validate),
+             Catch::Matchers::EndsWith(":1: expected a buffer action word (Hit, Miss, Doub, Trip), found '7'"));
+  CHECK_THAT(error_of("v4.trace", "R Hit 10 0 1.5 3\n", TraceFormat::Validate), Catch::Matchers::ContainsSubstring(":1: expected"));
+  CHECK_THAT(error_of("v5.trace", "R Hit 10 2 -1.5 3\n", TraceFormat::Validate),
+             Catch::Matchers::EndsWith(
+                 ":1: expected a measured service time in microseconds (a non-negative decimal below 1000 s), found "
+                 "'-1.5'"));
+  CHECK_THAT(error_of("v6.trace", "R Hit 10 2 1.5 1000000000\n", TraceFormat::Validate),
+             Catch::Matchers::EndsWith(
+                 ":1: expected an idle gap in microseconds (a non-negative decimal below 1000 s), found '1000000000'"));
+  CHECK(error_of("v7.trace", "R Hit 10 2 1.5 999999999.999999\n", TraceFormat::Validate).empty());
 }
