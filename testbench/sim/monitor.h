@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -13,6 +14,7 @@
 
 #include "testbench/metrics/deadline_checker.h"
 #include "testbench/metrics/metrics.h"
+#include "testbench/metrics/qos_metrics.h"
 #include "testbench/metrics/request_record.h"
 #include "testbench/metrics/saturation.h"
 
@@ -26,7 +28,9 @@ namespace drivevp {
 /// predicted_positioning_ms (empty when the policy made no prediction), data_ok; in a run with
 /// deadlines (workload.deadline other than none) also deadline_ms (absolute), lateness_ms
 /// (completion - deadline, negative when early) and deadline_met (1 or 0), all three empty for a
-/// request without a deadline. A run with deadlines also feeds a DeadlineChecker.
+/// request without a deadline. A run with deadlines also feeds a DeadlineChecker. A run with QoS
+/// vectors (`qos`) adds the column sfc_position (the request's curve position in that space,
+/// decimal) and feeds QosMetrics.
 class RunMonitor {
  public:
   static const char* csv_header();
@@ -36,7 +40,7 @@ class RunMonitor {
   /// `csv_path` empty: no CSV. Throws std::runtime_error naming the file and the system's reason
   /// if it cannot be created.
   RunMonitor(const std::string& csv_path, std::uint64_t warmup_requests, std::uint64_t expected_requests, bool progress,
-             bool deadlines = false);
+             bool deadlines = false, const QosSpace* qos = nullptr);
   ~RunMonitor();
   RunMonitor(const RunMonitor&) = delete;
   RunMonitor& operator=(const RunMonitor&) = delete;
@@ -61,6 +65,9 @@ class RunMonitor {
   /// Deadline outcomes of the measured records (after the warm-up) of a run with deadlines;
   /// valid after finish().
   const DeadlineChecker& deadlines() const { return deadline_checker_; }
+  /// QoS metrics (paper 001) of the measured records of a run with QoS vectors (`qos` given),
+  /// else nullptr; valid after finish().
+  const QosMetrics* qos() const { return qos_ ? &*qos_ : nullptr; }
   std::uint64_t recorded() const { return recorded_; }
 
  private:
@@ -76,6 +83,7 @@ class RunMonitor {
   RunMetrics metrics_;
   SaturationDetector saturation_;
   DeadlineChecker deadline_checker_;
+  std::optional<QosMetrics> qos_;    ///< a run with QoS vectors: metrics and the sfc_position column
   std::atomic<int> write_errno_{0};  ///< errno of the first failed CSV write, 0 if none
   std::uint64_t warmup_;
   std::uint64_t expected_;

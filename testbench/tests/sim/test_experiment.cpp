@@ -169,7 +169,7 @@ TEST_CASE("experiment: bad files are errors naming the file, line, key, what is 
   const std::string b = kBase;
   CHECK(experiment_error(b + "[axes]\n\"firmware.policy\" = [\"fcfs\", \"fifo\"]\n") ==
         "FILE:11: firmware.policy: expected one of fcfs, sstf, scan, look, cscan, clook, sptf, aged_sptf, noop, "
-        "deadline, anticipatory, cfq, bfq, nstep_scan, fscan, edf, scan_edf, parallel_deadline, psptf, pasptf, "
+        "deadline, anticipatory, cfq, bfq, nstep_scan, fscan, edf, scan_edf, parallel_deadline, sfc, psptf, pasptf, "
         "zsptf, zscan_psptf, zpsptf, found 'fifo'");
   CHECK(experiment_error(b + "[axes]\n\"firmware.polcy\" = [\"fcfs\"]\n") ==
         "FILE:11: unknown key 'firmware.polcy': policy 'sptf' accepts firmware.policy, firmware.queue_depth");
