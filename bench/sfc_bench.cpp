@@ -8,6 +8,10 @@
 //   BM_SfcDecode/<curve>/<D>  the same for decode.
 //   BM_Irregularity/<n>       irregularity_stats of a random 4-D sequence of n points (N = 16);
 //                             points_per_s = n / time (four inversion counts of n values each).
+//   BM_SfcDecision/<curve>/<n> the `sfc` policy (001 §3: conditional, SRP + ER, w = 50 %) with n
+//                             requests of 4 x 16 random QoS levels queued: one iteration is a
+//                             decision (next) and one arrival (enqueue), so the queue stays at n.
+//                             Counter decisions_per_s.
 // drivevp_bench's main() is in drivevp_bench.cpp; these register themselves.
 #include <benchmark/benchmark.h>
 
@@ -15,6 +19,7 @@
 #include <random>
 #include <vector>
 
+#include "firmware/policy.h"
 #include "firmware/sfc/curves.h"
 #include "firmware/sfc/irregularity.h"
 
@@ -69,6 +74,41 @@ void BM_Irregularity(benchmark::State& state) {
   state.counters["points_per_s"] =
       benchmark::Counter(static_cast<double>(state.iterations() * n), benchmark::Counter::kIsRate);
 }
+
+void BM_SfcDecision(benchmark::State& state, const char* curve, double curve_index) {
+  (void)curve;
+  const auto n = static_cast<std::uint64_t>(state.range(0));
+  auto policy = drivevp::make_policy("sfc", {{"curve", curve_index}, {"qos_dims", 4}, {"levels", 16}});
+  drivevp::SchedulingContext ctx;  // qos dimensions only: the predictor is not asked
+  std::mt19937_64 rng(7);
+  std::uint64_t id = 0;
+  auto arrive = [&] {
+    drivevp::Command c;
+    c.id = id++;
+    c.qos = rng() & 0xFFFF;  // 4 levels of 4 bits
+    policy->enqueue(c, ctx);
+  };
+  for (std::uint64_t i = 0; i < n; ++i) arrive();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(policy->next(ctx));
+    arrive();
+  }
+  state.counters["decisions_per_s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK_CAPTURE(BM_SfcDecision, hilbert, "hilbert", 3)
+    ->Arg(10'000)
+    ->Repetitions(kSfcReps)
+    ->ReportAggregatesOnly(true);
+BENCHMARK_CAPTURE(BM_SfcDecision, diagonal, "diagonal", 6)
+    ->Arg(10'000)
+    ->Repetitions(kSfcReps)
+    ->ReportAggregatesOnly(true);
+BENCHMARK_CAPTURE(BM_SfcDecision, sweep, "sweep", 0)
+    ->Arg(100)
+    ->Arg(10'000)
+    ->Repetitions(kSfcReps)
+    ->ReportAggregatesOnly(true);
 
 #define DRIVEVP_SFC_BENCH(fn, name, kind, levels) \
   BENCHMARK_CAPTURE(fn, name, kind, levels)->Arg(4)->Arg(12)->Repetitions(kSfcReps)->ReportAggregatesOnly(true)

@@ -64,6 +64,7 @@ const std::vector<PolicyInfo>& policy_registry() {
         describe_edf(),          describe_scan_edf(),
     };
     r.push_back(describe_parallel_deadline());
+    r.push_back(describe_sfc());  // paper 001 (issue 11)
     for (PolicyInfo& p : describe_mems_policies()) r.push_back(std::move(p));
     return r;
   }();

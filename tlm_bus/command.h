@@ -48,9 +48,17 @@ enum class Op : std::uint8_t { Read = 0, Write = 1 };
 /// requests). Plain workloads are Discrete.
 enum class RequestClass : std::uint8_t { Discrete = 0, Continuous = 1, RealTime = 2, Aperiodic = 3 };
 
-/// Number of dimensions of a request's QoS vector (paper 001 §2: a request is a point in a
-/// D-dimensional QoS space). Unused dimensions are 0.
-inline constexpr std::size_t kQosDims = 4;
+/// Largest number of QoS dimensions a request carries (paper 001 §2: a request is a point in a
+/// D-dimensional QoS space; issue 11: up to 16).
+inline constexpr unsigned kMaxQosDims = 16;
+
+/// Bits one QoS level takes in Command::qos for `levels` levels per dimension: ceil(log2 levels)
+/// (levels in [2, 256]: 1 to 8 bits). A vector of D dimensions fits when D * bits <= 64.
+constexpr unsigned qos_level_bits(unsigned levels) {
+  unsigned b = 1;
+  while ((1u << b) < levels) ++b;
+  return b;
+}
 
 /// One I/O command as submitted by the host. Trivially copyable: it is copied byte-wise into
 /// submission-queue entries in host memory.
@@ -60,15 +68,28 @@ struct Command {
   std::uint32_t blocks = 1;  ///< length in blocks of kBlockBytes, >= 1
   Op op = Op::Read;
   RequestClass cls = RequestClass::Discrete;
-  std::uint8_t priority = 0;                  ///< 0 = highest; policies that ignore priority ignore it
-  std::uint32_t stream = 0;                   ///< stream / task id (continuous streams, periodic tasks); 0 = none
-  std::uint32_t tag = 0;                      ///< host's tag for the command (NCQ tag / buffer slot), < queue depth
-  Time arrival{0};                            ///< time the host submitted the command
-  Time deadline = kNoDeadline;                ///< absolute deadline, or kNoDeadline
-  std::array<std::uint16_t, kQosDims> qos{};  ///< QoS vector (paper 001 §2), 0 = lowest level
+  std::uint8_t priority = 0;    ///< 0 = highest; policies that ignore priority ignore it
+  std::uint32_t stream = 0;     ///< stream / task id (continuous streams, periodic tasks); 0 = none
+  std::uint32_t tag = 0;        ///< host's tag for the command (NCQ tag / buffer slot), < queue depth
+  Time arrival{0};              ///< time the host submitted the command
+  Time deadline = kNoDeadline;  ///< absolute deadline, or kNoDeadline
+  /// QoS vector (paper 001 §2), packed: dimension k's level in bits [k*b, (k+1)*b), b =
+  /// qos_level_bits(N) for N levels; level 0 is the highest priority (001 §3: a lower curve
+  /// value is served first). Packed so that up to 16 dimensions (of up to 16 levels; 8 of 256)
+  /// fit the 8 bytes the submission entry has always carried (docs/registers.md). 0 = none.
+  std::uint64_t qos = 0;
 
   bool is_read() const { return op == Op::Read; }
   std::uint64_t end_lbn() const { return lbn + blocks; }  ///< one past the last block
+  /// Level of QoS dimension `k` packed with `bits` bits per level (k * bits + bits <= 64).
+  std::uint32_t qos_level(unsigned k, unsigned bits) const {
+    return static_cast<std::uint32_t>((qos >> (k * bits)) & ((std::uint64_t{1} << bits) - 1));
+  }
+  /// Sets QoS dimension `k` to `level` (< 2^bits), `bits` bits per level (k * bits + bits <= 64).
+  void set_qos_level(unsigned k, unsigned bits, std::uint32_t level) {
+    const std::uint64_t mask = ((std::uint64_t{1} << bits) - 1) << (k * bits);
+    qos = (qos & ~mask) | ((std::uint64_t{level} << (k * bits)) & mask);
+  }
 };
 
 }  // namespace drivevp

@@ -23,5 +23,6 @@ PolicyInfo describe_fscan();
 PolicyInfo describe_edf();
 PolicyInfo describe_scan_edf();
 PolicyInfo describe_parallel_deadline();
+PolicyInfo describe_sfc();
 
 }  // namespace drivevp

@@ -27,7 +27,8 @@ Host::Host(sc_core::sc_module_name name, const HostParams& params, std::uint32_t
       by_tag_(queue_depth),
       measured_by_tag_(queue_depth, Time{-1}),
       conservation_(queue_depth),
-      deadlines_(params.deadline) {
+      deadlines_(params.deadline),
+      qos_(params.qos) {
   if (params_.closed_loop && (params_.outstanding < 1 || params_.outstanding > queue_depth))
     throw std::invalid_argument("workload.outstanding must be in [1, firmware.queue_depth]");
   const std::uint32_t tags = params_.closed_loop ? params_.outstanding : queue_depth;
@@ -101,6 +102,7 @@ void Host::submit_ready(Time now) {
     }
     have_next_ = false;
     if (params_.deadline.enabled()) deadlines_.assign(c);
+    if (params_.qos.enabled()) qos_.assign(c);
     c.id = next_id_++;
     c.tag = free_tags_.back();
     free_tags_.pop_back();

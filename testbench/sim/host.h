@@ -15,6 +15,7 @@
 #include "testbench/sim/checkers.h"
 #include "testbench/source.h"
 #include "testbench/workload/deadline.h"
+#include "testbench/workload/qos.h"
 #include "tlm_bus/sc/address_map.h"
 #include "tlm_bus/sc/irq.h"
 #include "waveforms/tracer.h"
@@ -29,6 +30,9 @@ struct HostParams {
   /// Deadline of each submitted command (workload.deadline*): arrival + the rule's relative
   /// deadline, assigned at submission (testbench/workload/deadline.h).
   DeadlineRule deadline;
+  /// QoS vector of each submitted command (workload.qos_*; testbench/workload/qos.h), drawn at
+  /// submission.
+  QosRule qos;
 };
 
 /// Receives every completed request, in completion order.
@@ -103,6 +107,7 @@ class Host : public sc_core::sc_module {
   Traced<std::uint32_t> outstanding_{0};
   Traced<std::uint64_t> completions_{0};
   DeadlineAssigner deadlines_;
+  QosAssigner qos_;
   Traced<std::uint64_t> deadline_misses_{0};
   Traced<bool> deadline_miss_{false};
   sc_core::sc_event miss_pulse_end_;

@@ -65,7 +65,7 @@ inline char* put_ms(char* p, Time t) {
 }
 
 /// Upper bound on one CSV row: 7 integers, 17 times, separators, flags.
-constexpr std::size_t kMaxRow = 7 * 21 + 17 * 32 + 12;
+constexpr std::size_t kMaxRow = 7 * 21 + 17 * 32 + 12 + 41;  // + sfc_position (39 digits)
 /// Room after a row for put_u64's fixed-size copy.
 constexpr std::size_t kSlack = 32;
 constexpr std::size_t kFlushAt = 1 << 16;
@@ -84,7 +84,7 @@ const char* RunMonitor::csv_header_with_deadlines() {
 }
 
 RunMonitor::RunMonitor(const std::string& csv_path, std::uint64_t warmup_requests, std::uint64_t expected_requests,
-                       bool progress, bool deadlines, bool measured)
+                       bool progress, bool deadlines, const QosSpace* qos, bool measured)
     : csv_path_(csv_path),
       warmup_(warmup_requests),
       expected_(expected_requests),
@@ -98,9 +98,11 @@ RunMonitor::RunMonitor(const std::string& csv_path, std::uint64_t warmup_request
     csv_ = std::fopen(csv_path_.c_str(), "wb");
     if (!csv_) throw std::runtime_error(fmt::format("cannot create {}: {}", csv_path_, std::strerror(errno)));
     std::string header = deadlines ? csv_header_with_deadlines() : csv_header();
+    if (qos) header.insert(header.size() - 1, ",sfc_position");
     if (measured) header.insert(header.size() - 1, ",measured_service_ms");
     std::fputs(header.c_str(), csv_);
   }
+  if (qos) qos_.emplace(*qos);
   writer_ = std::thread([this] { drain(); });
 }
 
@@ -149,6 +151,7 @@ void RunMonitor::write_row(const RequestRecord& r, std::uint64_t index) {
     metrics_.add(r);
     saturation_.add(r);
     if (deadlines_) deadline_checker_.add(r);
+    if (qos_) qos_->add(r);
     if (measured_ && r.measured_service >= Time{0}) {
       simulated_times_.add(r.response());
       measured_times_.add(r.measured_service);
@@ -194,6 +197,10 @@ void RunMonitor::write_row(const RequestRecord& r, std::uint64_t index) {
       } else {
         *p++ = ',';
       }
+    }
+    if (qos_) {
+      *p++ = ',';
+      p = put_key(p, qos_->space().position(c));
     }
     if (measured_) {  // empty for a request without a measured time
       *p++ = ',';

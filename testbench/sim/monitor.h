@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "testbench/metrics/deadline_checker.h"
 #include "testbench/metrics/demerit.h"
 #include "testbench/metrics/metrics.h"
+#include "testbench/metrics/qos_metrics.h"
 #include "testbench/metrics/request_record.h"
 #include "testbench/metrics/saturation.h"
 
@@ -27,9 +29,11 @@ namespace drivevp {
 /// predicted_positioning_ms (empty when the policy made no prediction), data_ok; in a run with
 /// deadlines (workload.deadline other than none) also deadline_ms (absolute), lateness_ms
 /// (completion - deadline, negative when early) and deadline_met (1 or 0), all three empty for a
-/// request without a deadline. A run with deadlines also feeds a DeadlineChecker. A run with
-/// measured service times (a validate trace) adds measured_service_ms as the last column and
-/// feeds two ServiceTimeDistributions (simulated response, measured service) for the demerit.
+/// request without a deadline. A run with deadlines also feeds a DeadlineChecker. A run with QoS
+/// vectors (`qos`) adds the column sfc_position (the request's curve position in that space,
+/// decimal) and feeds QosMetrics. A run with measured service times (`measured`: a validate
+/// trace) adds measured_service_ms as the last column and feeds two ServiceTimeDistributions
+/// (simulated response, measured service) for the demerit.
 class RunMonitor {
  public:
   static const char* csv_header();
@@ -39,7 +43,7 @@ class RunMonitor {
   /// `csv_path` empty: no CSV. Throws std::runtime_error naming the file and the system's reason
   /// if it cannot be created.
   RunMonitor(const std::string& csv_path, std::uint64_t warmup_requests, std::uint64_t expected_requests, bool progress,
-             bool deadlines = false, bool measured = false);
+             bool deadlines = false, const QosSpace* qos = nullptr, bool measured = false);
   ~RunMonitor();
   RunMonitor(const RunMonitor&) = delete;
   RunMonitor& operator=(const RunMonitor&) = delete;
@@ -64,6 +68,9 @@ class RunMonitor {
   /// Deadline outcomes of the measured records (after the warm-up) of a run with deadlines;
   /// valid after finish().
   const DeadlineChecker& deadlines() const { return deadline_checker_; }
+  /// QoS metrics (paper 001) of the measured records of a run with QoS vectors (`qos` given),
+  /// else nullptr; valid after finish().
+  const QosMetrics* qos() const { return qos_ ? &*qos_ : nullptr; }
   std::uint64_t recorded() const { return recorded_; }
   /// A run with measured service times: the simulated response times (issue to completion,
   /// closed loop) and the measured service times of the measured records; valid after finish().
@@ -83,6 +90,7 @@ class RunMonitor {
   RunMetrics metrics_;
   SaturationDetector saturation_;
   DeadlineChecker deadline_checker_;
+  std::optional<QosMetrics> qos_;    ///< a run with QoS vectors: metrics and the sfc_position column
   ServiceTimeDistribution simulated_times_;
   ServiceTimeDistribution measured_times_;
   std::atomic<int> write_errno_{0};  ///< errno of the first failed CSV write, 0 if none

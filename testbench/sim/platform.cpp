@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -228,6 +229,7 @@ nlohmann::json scenario_json(const Scenario& sc, const std::string& workload) {
   for (const auto& [k, v] : sc.policy_params) j["firmware"][k] = v;
   j["workload"] = workload;
   if (sc.host.deadline.enabled()) j["deadline_rule"] = sc.host.deadline.describe();
+  if (sc.host.qos.enabled()) j["qos_rule"] = sc.host.qos.describe();
   j["loop"] = sc.host.closed_loop ? "closed" : "open";
   j["seed"] = sc.seed;
   j["warmup_requests"] = sc.warmup_requests;
@@ -255,6 +257,23 @@ nlohmann::json mems_energy_json(MemsDevice& device, Time end, std::uint64_t comp
 
 namespace {
 
+/// The QoS space of a run with QoS vectors (paper 001, issue 11): the sfc policy's curve over the
+/// dimensions it reads from the vector, or Sweep over the workload's dimensions for any other
+/// policy (testbench/metrics/qos_metrics.h); nothing for a run without QoS vectors.
+std::optional<QosSpace> qos_space_of(const Scenario& sc) {
+  if (!sc.host.qos.enabled()) return std::nullopt;
+  const auto param = [&](const char* name) -> double {
+    if (auto it = sc.policy_params.find(name); it != sc.policy_params.end()) return it->second;
+    for (const PolicyParameter& p : find_policy(sc.policy)->params)
+      if (p.name == name) return p.default_value;
+    return 0;
+  };
+  if (sc.policy == "sfc" && param("qos_dims") > 0)
+    return QosSpace(sfc::all_curve_kinds().at(static_cast<std::size_t>(param("curve"))),
+                    static_cast<unsigned>(param("qos_dims")), sc.host.qos.levels);
+  return QosSpace(sfc::CurveKind::Sweep, sc.host.qos.dims, sc.host.qos.levels);
+}
+
 /// The part of run_scenario() after the output directory is locked: simulate, write, commit.
 /// summary.json "validation": the measured and simulated service-time distributions of a validate
 /// trace and their demerit (testbench/metrics/demerit.h).
@@ -280,8 +299,10 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   const fs::path csv = out.stage("requests.csv");
   std::unique_ptr<RunMonitor> monitor_owner;
   try {
+    const std::optional<QosSpace> qos = qos_space_of(sc);
     monitor_owner = std::make_unique<RunMonitor>(csv.string(), sc.warmup_requests, expected, sc.progress,
-                                                 sc.host.deadline.enabled(), sc.has_measured_service_times());
+                                                 sc.host.deadline.enabled(), qos ? &*qos : nullptr,
+                                                 sc.has_measured_service_times());
   } catch (const std::runtime_error& e) {
     forget_unwound_frames();
     throw OutputError(e.what());
@@ -349,6 +370,7 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   result.saturation_warning = saturation.warning(sc.workload_kind == Scenario::WorkloadKind::Trace);
   if (platform.mems) j["energy"] = mems_energy_json(*platform.mems, end, platform.host.completed());
   if (sc.host.deadline.enabled()) j["deadlines"] = monitor.deadlines().to_json();
+  if (monitor.qos() && monitor.qos()->count() > 0) j["sfc"] = monitor.qos()->to_json();
   if (sc.has_measured_service_times()) j["validation"] = validation_json(monitor);
   auto violations = [](const Violations& v) {
     return nlohmann::json{{"violations", v.count()}, {"first", v.messages()}};
