@@ -25,7 +25,7 @@ const std::vector<std::string> kExperimentSections = {"experiment", "axes", "zip
 /// results (testbench/sim/platform.cpp).
 /// `deadlines` exists in runs with deadlines (workload.deadline), `energy` in MEMS runs.
 const std::vector<std::string> kMetricRoots = {"metrics", "requests",          "checks",    "saturation", "trace",
-                                               "memory",  "simulated_time_ms", "deadlines", "energy"};
+                                               "memory",  "simulated_time_ms", "deadlines", "energy", "rate_tasks"};
 constexpr std::size_t kMaxPoints = 100000;
 constexpr int kMaxReplications = 1000;
 
