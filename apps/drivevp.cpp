@@ -6,6 +6,7 @@
 //   drivevp sweep EXPERIMENT.toml --slurm[=script] [--partition P] [--time T] [--array-chunk K] [--out DIR]
 //   drivevp sweep --collect DIR
 //   drivevp keys
+//   drivevp admission [--tasks N] [--seed S] [--aperiodic-weight XA] [--tasks-path FILE]
 //   drivevp regress SUITE.toml [--jobs N] [--out DIR] [--junit FILE] [--update] [--timeout S]
 //
 // Exit status: 0 run completed and every checker passed; 1 a checker failed; 2 bad input
@@ -22,6 +23,7 @@
 #include <CLI/CLI.hpp>
 #include <systemc>
 
+#include "firmware/rounds/wrr_admission.h"
 #include "testbench/experiment/regress.h"
 #include "testbench/experiment/sweep.h"
 #include "testbench/scenario/scenario.h"
@@ -31,6 +33,44 @@
 #include "testbench/trace/trace_reader.h"
 
 namespace {
+
+/// `drivevp admission`: the WRR-SCAN admission tests (paper 004 eqs. 7, 8, 10) on a task set, per
+/// policy: the largest n whose first n tasks pass together, the tasks online admission takes, and
+/// the inequality that stops the first failing prefix.
+int admission_main(const drivevp::RateTaskGeneration& g, const std::string& tasks_path, std::uint32_t x_a) {
+  using namespace drivevp;
+  const std::vector<RateTaskSpec> tasks =
+      tasks_path.empty() ? generate_rate_tasks(g) : read_rate_tasks(tasks_path, g.block_bytes);
+  std::vector<wrr::TaskDemand> demand;
+  for (const RateTaskSpec& t : tasks) demand.push_back({t.period_ms, t.buffer_blocks});
+  wrr::DiskBounds bounds;
+  bounds.block_bytes = g.block_bytes;
+  if (tasks_path.empty())
+    fmt::print(
+        "task set: {} generated tasks (P_i ~ Normal({}, {}) ms, B_i ~ Normal({}, {}) B, seed {}), C = {} B, x_a = {}\n",
+        tasks.size(), g.period_mean_ms, g.period_stddev_ms, g.buffer_mean_bytes, g.buffer_stddev_bytes, g.seed,
+        g.block_bytes, x_a);
+  else
+    fmt::print("task set: {} tasks from {}, C = {} B, x_a = {}\n", tasks.size(), tasks_path, g.block_bytes, x_a);
+  fmt::print("bounds (004 Table 2): t_s = {} ms, t_r = {} ms, V = {} B/s, C/V = {:.4g} ms\n", bounds.t_s_ms,
+             bounds.t_r_ms, bounds.v_bytes_per_s, bounds.block_ms());
+  fmt::print("{:<12} {:<9} {:>12} {:>16}  {}\n", "policy", "test", "max prefix", "online admitted",
+             "first failing prefix");
+  for (const char* key : {"wrr_scan_r", "wrr_scan_c", "wrr_scan_ca"}) {
+    const wrr::Variant v = *wrr::variant_of_policy(key);
+    const std::size_t prefix = wrr::max_admitted_prefix(v, demand, x_a, bounds);
+    const std::size_t online = wrr::admit_online(v, demand, x_a, bounds).size();
+    std::string why = "none: every prefix passes";
+    if (prefix < demand.size()) {
+      const std::vector<wrr::TaskDemand> first(demand.begin(),
+                                               demand.begin() + static_cast<std::ptrdiff_t>(prefix) + 1);
+      why = fmt::format("n = {}: {}", prefix + 1, wrr::plan(v, first, x_a, bounds).reason);
+    }
+    fmt::print("{:<12} {:<9} {:>12} {:>16}  {}\n", key, wrr::equation(v), prefix,
+               fmt::format("{} of {}", online, demand.size()), why);
+  }
+  return 0;
+}
 
 /// The command line's exit: no signal may change the outcome from here on.
 int finish(int status) {
@@ -56,6 +96,27 @@ int main(int argc, char** argv) {
   run->add_flag("--lenient", lenient, "skip malformed trace lines, count and report them");
   run->add_flag("--trace", trace, "write waveforms (same as --set trace.enabled=true)");
   app.add_subcommand("keys", "list every scenario key with its type and range");
+  drivevp::RateTaskGeneration generation;
+  generation.count = 100;
+  std::string admission_tasks_path;
+  std::uint32_t admission_x_a = 2;
+  CLI::App* admission =
+      app.add_subcommand("admission", "WRR-SCAN admission tests (paper 004 eqs. 7, 8, 10): tasks admitted per policy");
+  admission->add_option("--tasks", generation.count, "tasks to generate (004 §4 distributions; default 100)")
+      ->check(CLI::Range(1, 10000));
+  admission->add_option("--seed", generation.seed, "seed of the generated task set (default 1)");
+  admission
+      ->add_option("--period-stddev-ms", generation.period_stddev_ms,
+                   "standard deviation of the periods, ms (default 31.623: 004 §4's \"1000-ms variance\")")
+      ->check(CLI::Range(0.0, 1e9));
+  admission
+      ->add_option("--buffer-stddev-bytes", generation.buffer_stddev_bytes,
+                   "standard deviation of the buffers, bytes (default 5418.6: 004 §4's \"28-KB variance\")")
+      ->check(CLI::Range(0.0, 1e9));
+  admission->add_option("--aperiodic-weight", admission_x_a, "x_a, the aperiodic server's blocks per round (default 2)")
+      ->check(CLI::Range(1, 65536));
+  admission->add_option("--tasks-path", admission_tasks_path, "a TOML task list instead of a generated set")
+      ->check(CLI::ExistingFile);
   drivevp::experiment::SweepOptions sw;
   CLI::App* sweep = app.add_subcommand("sweep", "run an experiment's points (docs/experiments.md)");
   sweep->add_option("experiment", sw.experiment, "experiment TOML file (a sweep directory with --slurm-task)");
@@ -102,6 +163,14 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("keys")) {
     std::cout << drivevp::describe_scenario_keys();
     return finish(0);
+  }
+  if (app.got_subcommand("admission")) {
+    try {
+      return finish(admission_main(generation, admission_tasks_path, admission_x_a));
+    } catch (const std::invalid_argument& e) {
+      fmt::print(stderr, "drivevp admission: {}\n", e.what());
+      return finish(2);
+    }
   }
   if (app.got_subcommand("sweep")) {
     if (slurm->count() > 0 && sw.slurm.empty()) sw.slurm = "submit";

@@ -66,6 +66,8 @@ const std::vector<PolicyInfo>& policy_registry() {
     r.push_back(describe_parallel_deadline());
     r.push_back(describe_sfc());  // paper 001 (issue 11)
     for (PolicyInfo& p : describe_mems_policies()) r.push_back(std::move(p));
+    // WRR-SCAN of paper 004 (firmware/rounds/wrr_scan.cpp).
+    for (PolicyInfo (*d)() : {describe_wrr_scan_r, describe_wrr_scan_c, describe_wrr_scan_ca}) r.push_back(d());
     return r;
   }();
   return registry;

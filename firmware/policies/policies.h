@@ -24,5 +24,9 @@ PolicyInfo describe_edf();
 PolicyInfo describe_scan_edf();
 PolicyInfo describe_parallel_deadline();
 PolicyInfo describe_sfc();
+// WRR-SCAN of paper 004, in firmware/rounds/wrr_scan.cpp.
+PolicyInfo describe_wrr_scan_r();
+PolicyInfo describe_wrr_scan_c();
+PolicyInfo describe_wrr_scan_ca();
 
 }  // namespace drivevp

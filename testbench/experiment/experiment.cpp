@@ -23,10 +23,13 @@ const std::vector<std::string> kScenarioSections = {"device", "firmware", "workl
 const std::vector<std::string> kExperimentSections = {"experiment", "axes", "zip", "metrics", "figures"};
 /// First components a metric path may start with: the sections of summary.json that hold
 /// results (testbench/sim/platform.cpp).
-/// `deadlines` exists in runs with deadlines (workload.deadline), `energy` in MEMS runs, `sfc` in
-/// runs with QoS vectors (workload.qos_dims > 0; testbench/metrics/qos_metrics.h).
+/// `deadlines` exists in runs with deadlines (workload.deadline) and rate_tasks runs, `energy` in
+/// MEMS runs, `sfc` in runs with QoS vectors (workload.qos_dims > 0;
+/// testbench/metrics/qos_metrics.h), `rate_tasks` in rate_tasks runs (paper 004), `validation` in
+/// replays of validate traces (testbench/metrics/demerit.h).
 const std::vector<std::string> kMetricRoots = {"metrics", "requests",          "checks",    "saturation", "trace",
-                                               "memory",  "simulated_time_ms", "deadlines", "energy", "sfc", "validation"};
+                                               "memory",  "simulated_time_ms", "deadlines", "energy",     "sfc",
+                                               "rate_tasks", "validation"};
 constexpr std::size_t kMaxPoints = 100000;
 constexpr int kMaxReplications = 1000;
 

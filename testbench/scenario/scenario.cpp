@@ -361,10 +361,12 @@ std::vector<KeySpec> build_schema() {
         sc.controller.queue_depth = static_cast<std::uint32_t>(get_int(n, 1, 65536));
       });
   // [workload]
-  add("workload.kind", "string", "one of synthetic, trace", "where requests come from",
+  add("workload.kind", "string", "one of synthetic, trace, rate_tasks", "where requests come from",
       [](const toml::node& n, Scenario& sc) {
-        sc.workload_kind = get_choice(n, {"synthetic", "trace"}) == "trace" ? Scenario::WorkloadKind::Trace
-                                                                            : Scenario::WorkloadKind::Synthetic;
+        const std::string k = get_choice(n, {"synthetic", "trace", "rate_tasks"});
+        sc.workload_kind = k == "trace"        ? Scenario::WorkloadKind::Trace
+                           : k == "rate_tasks" ? Scenario::WorkloadKind::RateTasks
+                                               : Scenario::WorkloadKind::Synthetic;
       });
   add("workload.loop", "string", "one of open, closed",
       "open: submit at arrival times; closed: keep `outstanding` in flight", [](const toml::node& n, Scenario& sc) {
@@ -468,6 +470,73 @@ std::vector<KeySpec> build_schema() {
       });
   add("workload.lenient", "boolean", "true or false", "trace: skip malformed lines, count and report them",
       [](const toml::node& n, Scenario& sc) { sc.trace.lenient = get_bool(n); });
+  // rate_tasks (paper 004; testbench/workload/rate_tasks.h)
+  add("workload.tasks_path", "string", "an existing TOML file of [[task]] tables",
+      "rate_tasks: the task list (relative to the scenario file); without it the set is generated",
+      [](const toml::node& n, Scenario& sc) { sc.rate_tasks.tasks_path = get_string(n); });
+  add("workload.tasks", "integer", "[1, 10000]", "rate_tasks: number of generated tasks n (default 10)",
+      [](const toml::node& n, Scenario& sc) {
+        sc.rate_tasks.generation.count = static_cast<std::uint32_t>(get_int(n, 1, 10000));
+      });
+  add("workload.period_mean_ms", "number", "[1, 1e9]",
+      "rate_tasks: mean period P_i of generated tasks, ms (004 §4: 5000)",
+      [](const toml::node& n, Scenario& sc) { sc.rate_tasks.generation.period_mean_ms = get_float(n, 1, 1e9); });
+  add("workload.period_stddev_ms", "number", "[0, 1e9]",
+      "rate_tasks: standard deviation of generated periods, ms (004 §4: variance 1000 ms², so 31.623)",
+      [](const toml::node& n, Scenario& sc) { sc.rate_tasks.generation.period_stddev_ms = get_float(n, 0, 1e9); });
+  add("workload.buffer_mean_bytes", "number", "(0, 1e9]",
+      "rate_tasks: mean buffer B_i of generated tasks, bytes (004 §4: 56 KB = 57344)",
+      [](const toml::node& n, Scenario& sc) {
+        sc.rate_tasks.generation.buffer_mean_bytes = get_float(n, 0, 1e9, true);
+      });
+  add("workload.buffer_stddev_bytes", "number", "[0, 1e9]",
+      "rate_tasks: standard deviation of generated buffers, bytes (004 §4: variance 28 KB², so 5418.6)",
+      [](const toml::node& n, Scenario& sc) { sc.rate_tasks.generation.buffer_stddev_bytes = get_float(n, 0, 1e9); });
+  add("workload.block_bytes", "integer", "[512, 1048576], a multiple of 512",
+      "rate_tasks: block size C, bytes (004 Table 2: 4096)", [](const toml::node& n, Scenario& sc) {
+        const auto c = get_int(n, 512, 1 << 20);
+        if (c % 512 != 0) throw Invalid{"a multiple of 512 in [512, 1048576]", describe_toml_value(n)};
+        sc.rate_tasks.options.block_bytes = static_cast<std::uint32_t>(c);
+      });
+  add("workload.placement", "string", "one of auto, contiguous, random",
+      "rate_tasks: a task's data: contiguous (004 §3.2 compaction) or random blocks (§3.1); auto: random for "
+      "wrr_scan_r, contiguous otherwise",
+      [](const toml::node& n, Scenario& sc) {
+        const std::string p = get_choice(n, {"auto", "contiguous", "random"});
+        if (p != "auto")
+          sc.rate_tasks.options.placement = p == "random" ? TaskPlacement::Random : TaskPlacement::Contiguous;
+      });
+  add("workload.job_commands", "string", "one of auto, block, job",
+      "rate_tasks: a job as one command per block of C bytes or one command; auto: block for the WRR-SCAN "
+      "policies, job otherwise",
+      [](const toml::node& n, Scenario& sc) {
+        const std::string p = get_choice(n, {"auto", "block", "job"});
+        if (p != "auto") sc.rate_tasks.options.per_block = p == "block";
+      });
+  add("workload.aperiodic_interarrival_ms", "number", "[0, 1e9]",
+      "rate_tasks: mean of the exponential aperiodic inter-arrival time, ms (004 §4: 35); 0: none",
+      [](const toml::node& n, Scenario& sc) { sc.rate_tasks.options.aperiodic_mean_ms = get_float(n, 0, 1e9); });
+  add("workload.aperiodic_blocks", "integer", "[1, 65536]",
+      "rate_tasks: blocks of C bytes per aperiodic request (004 §4: 1)", [](const toml::node& n, Scenario& sc) {
+        sc.rate_tasks.options.aperiodic_blocks = static_cast<std::uint32_t>(get_int(n, 1, 65536));
+      });
+  add("workload.aperiodic_weight_blocks", "integer", "[1, 65536]",
+      "rate_tasks: x_a, the aperiodic server's blocks per round (004 eq. 4; default 2; WRR-SCAN only)",
+      [](const toml::node& n, Scenario& sc) {
+        sc.rate_tasks.aperiodic_weight = static_cast<std::uint32_t>(get_int(n, 1, 65536));
+      });
+  add("workload.round_ms", "number", "[0, 1e9]",
+      "rate_tasks: WRR-SCAN round length R, ms; 0: the largest the admission test allows (004 §3.1; WRR-SCAN only)",
+      [](const toml::node& n, Scenario& sc) { sc.rate_tasks.round_ms = get_float(n, 0, 1e9); });
+  add("workload.admission", "string", "one of strict, online",
+      "rate_tasks: strict: a task set failing the WRR-SCAN admission test is an error; online: tasks are "
+      "admitted one by one and those failing are rejected (004 §3.1; WRR-SCAN only, other policies admit all)",
+      [](const toml::node& n, Scenario& sc) {
+        sc.rate_tasks.online_admission = get_choice(n, {"strict", "online"}) == "online";
+      });
+  add("workload.duration_s", "number", "(0, 1e6]",
+      "rate_tasks: jobs and aperiodic requests are released in [0, this), s",
+      [](const toml::node& n, Scenario& sc) { sc.rate_tasks.options.duration_s = get_float(n, 0, 1e6, true); });
   // deadlines (testbench/workload/deadline.h), synthetic or trace
   add("workload.deadline", "string", "one of none, relative, uniform, exponential",
       "each request's deadline = arrival + a relative deadline from this rule (none: no deadlines)",
@@ -615,6 +684,17 @@ bool is_trace_key(const std::string& k) {
                                                 "workload.skip_requests", "workload.lenient"};
   return std::find(keys.begin(), keys.end(), k) != keys.end();
 }
+bool is_rate_tasks_key(const std::string& k) {
+  static const std::vector<std::string> keys = {"workload.tasks_path",        "workload.tasks",
+                                                "workload.period_mean_ms",    "workload.period_stddev_ms",
+                                                "workload.buffer_mean_bytes", "workload.buffer_stddev_bytes",
+                                                "workload.block_bytes",       "workload.placement",
+                                                "workload.job_commands",      "workload.aperiodic_interarrival_ms",
+                                                "workload.aperiodic_blocks",  "workload.aperiodic_weight_blocks",
+                                                "workload.round_ms",          "workload.admission",
+                                                "workload.duration_s"};
+  return std::find(keys.begin(), keys.end(), k) != keys.end();
+}
 bool is_synthetic_key(const std::string& k) {
   static const std::vector<std::string> keys = {
       "workload.arrival",          "workload.rate_per_s",         "workload.address",
@@ -623,6 +703,95 @@ bool is_synthetic_key(const std::string& k) {
       "workload.size_mean_blocks", "workload.size_stddev_blocks", "workload.max_blocks",
       "workload.read_fraction"};
   return std::find(keys.begin(), keys.end(), k) != keys.end();
+}
+
+/// Resolves the rate_tasks workload (paper 004): the task set (file or generated), placement and
+/// job commands by policy, and for a WRR-SCAN policy the admission test (strict: an error naming
+/// the failing inequality; online: failing tasks rejected) and the CA release alignment. Other
+/// policies (SCAN-EDF, the baseline) have no admission test: every task is admitted and the
+/// admission keys are ignored, so that one experiment can sweep all of them.
+void resolve_rate_tasks(Scenario& sc, const std::map<std::string, Entry>& entries, const std::string& file,
+                        const std::function<std::string(const std::string&)>& where) {
+  RateTasksScenario& rt = sc.rate_tasks;
+  RateTasksOptions& o = rt.options;
+  if (sc.host.closed_loop)
+    throw ConfigError(
+        fmt::format("{}: workload.loop: expected \"open\" for workload.kind = \"rate_tasks\" (jobs "
+                    "are released at their release times), found \"closed\"",
+                    where("workload.loop")));
+  const std::optional<wrr::Variant> variant = wrr::variant_of_policy(sc.policy);
+  if (!entries.count("workload.placement"))
+    o.placement = variant == wrr::Variant::R ? TaskPlacement::Random : TaskPlacement::Contiguous;
+  if (!entries.count("workload.job_commands")) o.per_block = variant.has_value();
+  rt.generation.block_bytes = o.block_bytes;
+  // The generated set has its own generator: run.seed with a fixed salt ("ratetask" in ASCII).
+  rt.generation.seed = sc.seed ^ 0x726174657461736bULL;
+  try {
+    if (!rt.tasks_path.empty()) {
+      if (rt.tasks_path[0] != '/') rt.tasks_path = sc.base_dir + "/" + rt.tasks_path;
+      o.tasks = read_rate_tasks(rt.tasks_path, o.block_bytes);
+    } else {
+      o.tasks = generate_rate_tasks(rt.generation);
+    }
+  } catch (const std::invalid_argument& ex) {
+    throw ConfigError(fmt::format("{}: workload.tasks_path: {}", where("workload.tasks_path"), ex.what()));
+  }
+  rt.offered = o.tasks.size();
+  if (variant) {
+    if (!o.per_block)
+      throw ConfigError(
+          fmt::format("{}: workload.job_commands: expected \"block\" or \"auto\" for {} (it serves "
+                      "x_i blocks of a job per round, 004 §3), found \"job\"",
+                      where("workload.job_commands"), wrr::paper_name(*variant)));
+    wrr::DiskBounds bounds;
+    bounds.block_bytes = o.block_bytes;
+    std::vector<wrr::TaskDemand> demand;
+    for (const RateTaskSpec& t : o.tasks) demand.push_back({t.period_ms, t.buffer_blocks});
+    try {
+      if (rt.online_admission && rt.round_ms == 0) {
+        const std::vector<std::size_t> keep = wrr::admit_online(*variant, demand, rt.aperiodic_weight, bounds);
+        std::vector<RateTaskSpec> admitted;
+        std::vector<wrr::TaskDemand> set;
+        std::size_t next = 0;
+        for (std::size_t i = 0; i < o.tasks.size(); ++i) {
+          if (next < keep.size() && keep[next] == i) {
+            admitted.push_back(o.tasks[i]);
+            set.push_back(demand[i]);
+            ++next;
+            continue;
+          }
+          std::vector<wrr::TaskDemand> with = set;
+          with.push_back(demand[i]);
+          rt.rejected.push_back(
+              fmt::format("task {}: {}", o.tasks[i].id, wrr::plan(*variant, with, rt.aperiodic_weight, bounds).reason));
+        }
+        if (admitted.empty())
+          throw ConfigError(fmt::format("{}: workload: admission control ({}) admits none of the {} tasks; first: {}",
+                                        file, wrr::paper_name(*variant), o.tasks.size(), rt.rejected.front()));
+        o.tasks = std::move(admitted);
+        demand = std::move(set);
+      } else if (rt.online_admission) {
+        throw ConfigError(
+            fmt::format("{}: workload.round_ms: online admission chooses R per admitted set; expected "
+                        "0 with workload.admission = \"online\", found {}",
+                        where("workload.round_ms"), rt.round_ms));
+      }
+      rt.plan = wrr::plan(*variant, demand, rt.aperiodic_weight, bounds, rt.round_ms);
+    } catch (const std::invalid_argument& ex) {
+      throw ConfigError(fmt::format("{}: workload: {}", file, ex.what()));
+    }
+    if (!rt.plan->admitted)
+      throw ConfigError(fmt::format("{}: workload: admission control ({}) rejects the set of {} tasks: {}", file,
+                                    wrr::paper_name(*variant), o.tasks.size(), rt.plan->reason));
+    if (*variant == wrr::Variant::CA) o.align_round_ms = rt.plan->round_ms;  // 004 §3.3
+  }
+  o.seed = sc.seed;
+  o.capacity_blocks = sc.capacity_blocks();
+  try {
+    o.validate();
+  } catch (const std::invalid_argument& ex) {
+    throw ConfigError(fmt::format("{}: workload: {}", file, ex.what()));
+  }
 }
 
 std::string data_dir() {
@@ -863,6 +1032,15 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
       throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"trace\"", e.where, key));
     if (sc.workload_kind == Scenario::WorkloadKind::Trace && is_synthetic_key(key))
       throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"synthetic\"", e.where, key));
+    if (sc.workload_kind != Scenario::WorkloadKind::RateTasks && is_rate_tasks_key(key))
+      throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"rate_tasks\"", e.where, key));
+    if (sc.workload_kind == Scenario::WorkloadKind::RateTasks &&
+        (is_synthetic_key(key) || is_trace_key(key) || key == "run.requests" || key == "workload.time_scale" ||
+         key.rfind("workload.deadline", 0) == 0))
+      throw ConfigError(fmt::format(
+          "{}: {} does not apply to workload.kind = \"rate_tasks\" (its jobs carry their own deadlines; its length "
+          "is workload.duration_s)",
+          e.where, key));
     if (!sc.host.closed_loop && key == "workload.outstanding")
       throw ConfigError(fmt::format("{}: workload.outstanding applies only to workload.loop = \"closed\"", e.where));
     if (!sc.tracing && key.rfind("trace.", 0) == 0 && key != "trace.enabled")
@@ -983,6 +1161,8 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
     } catch (const std::invalid_argument& ex) {
       throw ConfigError(fmt::format("{}: workload: {}", file, ex.what()));
     }
+  } else if (sc.workload_kind == Scenario::WorkloadKind::RateTasks) {
+    resolve_rate_tasks(sc, entries, file, where);
   } else {
     if (sc.trace.paths.empty())
       throw ConfigError(

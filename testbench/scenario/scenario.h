@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,11 +13,13 @@
 
 #include "firmware/controller/controller.h"
 #include "firmware/policy.h"
+#include "firmware/rounds/wrr_admission.h"
 #include "hw_models/disk/disk_params.h"
 #include "hw_models/mems/mems_params.h"
 #include "hw_models/mems/mems_seek.h"
 #include "testbench/sim/host.h"
 #include "testbench/trace/trace_reader.h"
+#include "testbench/workload/rate_tasks.h"
 #include "testbench/workload/synthetic.h"
 #include "waveforms/tracer.h"
 
@@ -28,6 +31,20 @@ namespace drivevp {
 class ConfigError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+/// The rate_tasks workload's scenario (paper 004; keys workload.* for workload.kind = "rate_tasks").
+struct RateTasksScenario {
+  std::string tasks_path;              ///< workload.tasks_path; empty: generated from `generation`
+  RateTaskGeneration generation;       ///< workload.tasks, period_*, buffer_*
+  std::uint32_t aperiodic_weight = 2;  ///< workload.aperiodic_weight_blocks: x_a (004 eq. 4)
+  double round_ms = 0;                 ///< workload.round_ms: R; 0: the largest the test allows
+  bool online_admission = false;       ///< workload.admission: strict (false) or online
+  RateTasksOptions options;            ///< resolved: the admitted task set and the source options
+  /// Resolved for a WRR-SCAN policy: the admission test's plan for the admitted set.
+  std::optional<wrr::Plan> plan;
+  std::vector<std::string> rejected;  ///< online admission: one line per rejected task
+  std::size_t offered = 0;            ///< tasks offered to admission control
 };
 
 /// Everything a run needs, after validation.
@@ -52,10 +69,11 @@ struct Scenario {
   bool has_measured_service_times() const {
     return workload_kind == WorkloadKind::Trace && trace.format == TraceFormat::Validate;
   }
-  enum class WorkloadKind { Synthetic, Trace } workload_kind = WorkloadKind::Synthetic;
+  enum class WorkloadKind { Synthetic, Trace, RateTasks } workload_kind = WorkloadKind::Synthetic;
   HostParams host;
   SyntheticOptions synthetic;
   TraceOptions trace;
+  RateTasksScenario rate_tasks;  ///< workload.kind = "rate_tasks" (paper 004)
 
   std::uint64_t seed = 1;
   std::uint64_t requests = 10000;     ///< synthetic: count; trace: limit (0 = whole trace)

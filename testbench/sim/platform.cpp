@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "firmware/rounds/wrr_scan.h"
+#include "testbench/metrics/rate_task_metrics.h"
 #include "testbench/sim/output_dir.h"
 #include "tlm_bus/sc/address_map.h"
 #include "tlm_bus/sc/time.h"
@@ -230,6 +232,8 @@ nlohmann::json scenario_json(const Scenario& sc, const std::string& workload) {
   j["workload"] = workload;
   if (sc.host.deadline.enabled()) j["deadline_rule"] = sc.host.deadline.describe();
   if (sc.host.qos.enabled()) j["qos_rule"] = sc.host.qos.describe();
+  if (sc.workload_kind == Scenario::WorkloadKind::RateTasks)
+    j["deadline_rule"] = "rate_tasks: job deadline S_i,k + P_i (paper 004 §2)";
   j["loop"] = sc.host.closed_loop ? "closed" : "open";
   j["seed"] = sc.seed;
   j["warmup_requests"] = sc.warmup_requests;
@@ -274,6 +278,46 @@ std::optional<QosSpace> qos_space_of(const Scenario& sc) {
   return QosSpace(sfc::CurveKind::Sweep, sc.host.qos.dims, sc.host.qos.levels);
 }
 
+/// The rate_tasks run's policy: the scenario's, given the admission test's round plan when it is a
+/// WRR-SCAN policy (firmware/rounds/wrr_scan.h); nullptr for other workloads (the platform's own).
+std::unique_ptr<SchedulingPolicy> rate_tasks_policy(const Scenario& sc) {
+  if (sc.workload_kind != Scenario::WorkloadKind::RateTasks) return nullptr;
+  std::unique_ptr<SchedulingPolicy> policy = make_policy(sc.policy, sc.policy_params, sc.device_kind);
+  auto* wrr_policy = dynamic_cast<WrrScanPolicy*>(policy.get());
+  if (wrr_policy && sc.rate_tasks.plan) {
+    const wrr::Plan& p = *sc.rate_tasks.plan;
+    WrrRoundPlan plan;
+    plan.round = from_ms(p.round_ms);
+    plan.block_sectors = sc.rate_tasks.options.block_bytes / kBlockBytes;
+    plan.aperiodic_blocks = p.aperiodic_blocks;
+    for (std::size_t i = 0; i < sc.rate_tasks.options.tasks.size(); ++i)
+      plan.weight_blocks[sc.rate_tasks.options.tasks[i].id] = p.weight_blocks[i];
+    wrr_policy->configure(plan);
+  }
+  return policy;
+}
+
+/// summary.json "rate_tasks" "admission": the WRR-SCAN plan (R, q_i, x_i, x_a, bounds) or none.
+nlohmann::json rate_tasks_admission_json(const Scenario& sc) {
+  const RateTasksScenario& rt = sc.rate_tasks;
+  nlohmann::json a = {{"offered", rt.offered},
+                      {"admitted", rt.options.tasks.size()},
+                      {"mode", rt.online_admission ? "online" : "strict"},
+                      {"rejected", rt.rejected}};
+  if (rt.plan) {
+    a["test"] = wrr::equation(rt.plan->variant);
+    a["round_ms"] = rt.plan->round_ms;
+    a["aperiodic_weight_blocks"] = rt.plan->aperiodic_blocks;
+    a["lower_bound_ms"] = rt.plan->lower_bound_ms;
+    a["upper_bound_ms"] = rt.plan->upper_bound_ms;
+    a["services"] = rt.plan->services;
+    a["weight_blocks"] = rt.plan->weight_blocks;
+  } else {
+    a["test"] = nullptr;
+  }
+  return a;
+}
+
 /// The part of run_scenario() after the output directory is locked: simulate, write, commit.
 /// summary.json "validation": the measured and simulated service-time distributions of a validate
 /// trace and their demerit (testbench/metrics/demerit.h).
@@ -300,9 +344,10 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   std::unique_ptr<RunMonitor> monitor_owner;
   try {
     const std::optional<QosSpace> qos = qos_space_of(sc);
-    monitor_owner = std::make_unique<RunMonitor>(csv.string(), sc.warmup_requests, expected, sc.progress,
-                                                 sc.host.deadline.enabled(), qos ? &*qos : nullptr,
-                                                 sc.has_measured_service_times());
+    monitor_owner = std::make_unique<RunMonitor>(
+        csv.string(), sc.warmup_requests, expected, sc.progress,
+        sc.host.deadline.enabled() || sc.workload_kind == Scenario::WorkloadKind::RateTasks, qos ? &*qos : nullptr,
+        sc.has_measured_service_times());
   } catch (const std::runtime_error& e) {
     forget_unwound_frames();
     throw OutputError(e.what());
@@ -322,17 +367,20 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
     tracer = std::make_unique<Tracer>("tracer", o);
   }
   bool stopped = false;
+  RateTaskMetrics rate_metrics(from_ms(sc.rate_tasks.options.duration_s * 1e3));
+  const bool rate_tasks = sc.workload_kind == Scenario::WorkloadKind::RateTasks;
   Platform platform(
       sc, source,
-      [&monitor, &stopped](const RequestRecord& r) {
+      [&monitor, &stopped, &rate_metrics, rate_tasks](const RequestRecord& r) {
         monitor.record(r);
+        if (rate_tasks) rate_metrics.add(r);
         // A failed requests.csv write (disk full) dooms the run: stop now rather than at the end.
         if (!stopped && monitor.write_failed()) {
           stopped = true;
           sc_core::sc_stop();
         }
       },
-      tracer.get());
+      tracer.get(), rate_tasks_policy(sc));
   sc_core::sc_start();
   const Time end = sim_now();
   // The simulation rate covers trace validation, elaboration and simulation, not the plots.
@@ -369,8 +417,12 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   j["saturation"] = saturation.to_json();
   result.saturation_warning = saturation.warning(sc.workload_kind == Scenario::WorkloadKind::Trace);
   if (platform.mems) j["energy"] = mems_energy_json(*platform.mems, end, platform.host.completed());
-  if (sc.host.deadline.enabled()) j["deadlines"] = monitor.deadlines().to_json();
+  if (sc.host.deadline.enabled() || rate_tasks) j["deadlines"] = monitor.deadlines().to_json();
   if (monitor.qos() && monitor.qos()->count() > 0) j["sfc"] = monitor.qos()->to_json();
+  if (rate_tasks) {
+    j["rate_tasks"] = rate_metrics.to_json();
+    j["rate_tasks"]["admission"] = rate_tasks_admission_json(sc);
+  }
   if (sc.has_measured_service_times()) j["validation"] = validation_json(monitor);
   auto violations = [](const Violations& v) {
     return nlohmann::json{{"violations", v.count()}, {"first", v.messages()}};
@@ -514,6 +566,9 @@ RunResult run_scenario(const Scenario& sc) {
       throw ConfigError(fmt::format("{}: workload: {}", sc.source, e.what()));
     }
     expected = trace_stats.selected;  // the progress line's total and ETA
+  } else if (sc.workload_kind == Scenario::WorkloadKind::RateTasks) {
+    source = std::make_unique<RateTasksSource>(sc.rate_tasks.options);
+    expected = sc.rate_tasks.options.expected_requests();
   } else {
     source = std::make_unique<SyntheticSource>(sc.synthetic);
     expected = sc.synthetic.requests;

@@ -1,0 +1,142 @@
+// The rate_tasks workload and WRR-SCAN through the platform (paper 004): admission control before
+// time zero with the failing inequality, bad keys refused, an admitted set meets every deadline
+// with exact job counts, summary.json "rate_tasks", `drivevp admission`, and the same bytes twice.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include <string>
+#include <vector>
+
+#include "sim_test_util.h"
+
+namespace drivevp {
+namespace {
+
+using namespace simtest;
+using Catch::Matchers::ContainsSubstring;
+
+/// A rate_tasks scenario under `policy` reading the task list `tasks` (written beside it).
+std::string rate_scenario(const TempDir& dir, const std::string& policy, const std::string& tasks,
+                          const std::string& workload_keys = "") {
+  write_text(dir / "tasks.toml", tasks);
+  return fmt::format(
+      "[device]\npreset = \"hp97560\"\n\n[firmware]\npolicy = \"{}\"\nqueue_depth = 1024\n\n[workload]\n"
+      "kind = \"rate_tasks\"\ntasks_path = \"tasks.toml\"\n{}\n[run]\nprogress = false\ncheck_data = false\n\n"
+      "[output]\nplots = false\n",
+      policy, workload_keys);
+}
+
+/// Loads `toml` (written to dir/scenario.toml); the ConfigError text with the path as FILE, or "<no error>".
+std::string load_error(const TempDir& dir, const std::string& toml, const std::vector<std::string>& sets = {}) {
+  const fs::path path = dir / "scenario.toml";
+  write_text(path, toml);
+  try {
+    (void)load_scenario(path.string(), sets);
+  } catch (const ConfigError& e) {
+    std::string m = e.what();
+    for (auto at = m.find(path.string()); at != std::string::npos; at = m.find(path.string()))
+      m.replace(at, path.string().size(), "FILE");
+    return m;
+  }
+  return "<no error>";
+}
+
+// One task, P = 1000 ms, b blocks of 4 KB: R = 500 ms, q = 1; eq. (7) with x_a = 1 holds for
+// b = 18 (480.5 ms) and fails for b = 19 (504.957 ms), test_wrr_scan.cpp derives the numbers.
+const std::string kJustFails = "[[task]]\nbuffer_bytes = 77824\nperiod_ms = 1000\n";   // 19 blocks
+const std::string kJustPasses = "[[task]]\nbuffer_bytes = 73728\nperiod_ms = 1000\n";  // 18 blocks
+
+TEST_CASE("sim: admission control rejects a failing task set before time zero, naming the inequality", "[sim][wrr]") {
+  TempDir dir("wrr-admission");
+  CHECK(load_error(dir, rate_scenario(dir, "wrr_scan_r", kJustPasses, "aperiodic_weight_blocks = 1\n")) ==
+        "<no error>");
+  CHECK(load_error(dir, rate_scenario(dir, "wrr_scan_r", kJustFails, "aperiodic_weight_blocks = 1\n")) ==
+        "FILE: workload: admission control (WRR-SCAN-R) rejects the set of 1 tasks: eq. (7) lower bound fails: "
+        "t_s + (t_r + C/V)·(Σ⌈b_i/q_i⌉ + x_a) = 15.7 + 24.4629·(19 + 1) = 504.957 ms exceeds R = 500 ms by "
+        "4.95714 ms");
+  // The same set passes eq. (8): 15.7 + 23·2 + 1.4629·20 = 90.96 ms <= 500 ms.
+  CHECK(load_error(dir, rate_scenario(dir, "wrr_scan_c", kJustFails, "aperiodic_weight_blocks = 1\n")) == "<no error>");
+  // Online admission with nothing admissible is an error too.
+  CHECK_THAT(load_error(dir, rate_scenario(dir, "wrr_scan_r", kJustFails,
+                                           "aperiodic_weight_blocks = 1\nadmission = \"online\"\n")),
+             ContainsSubstring("admission control (WRR-SCAN-R) admits none of the 1 tasks; first: task 1: eq. (7)"));
+}
+
+TEST_CASE("sim: rate_tasks keys are validated and apply only to their workload", "[sim][wrr][config]") {
+  TempDir dir("wrr-keys");
+  const std::string ok = rate_scenario(dir, "wrr_scan_c", kJustPasses);
+  CHECK(load_error(dir, ok) == "<no error>");
+  CHECK(load_error(dir, ok, {"workload.placement=\"diagonal\""}) ==
+        "--set workload.placement=\"diagonal\": workload.placement: expected one of auto, contiguous, random, found "
+        "'diagonal'");
+  CHECK(load_error(dir, ok, {"workload.block_bytes=1000"}) ==
+        "--set workload.block_bytes=1000: workload.block_bytes: expected a multiple of 512 in [512, 1048576], found "
+        "1000");
+  CHECK(load_error(dir, ok, {"workload.rate_per_s=5"}) ==
+        "--set workload.rate_per_s=5: workload.rate_per_s does not apply to workload.kind = \"rate_tasks\" (its jobs "
+        "carry their own deadlines; its length is workload.duration_s)");
+  CHECK(load_error(dir, ok, {"workload.job_commands=\"job\""}) ==
+        "--set workload.job_commands=\"job\": workload.job_commands: expected \"block\" or \"auto\" for WRR-SCAN-C "
+        "(it serves x_i blocks of a job per round, 004 §3), found \"job\"");
+  CHECK(load_error(dir, ok, {"workload.loop=\"closed\""}) ==
+        "--set workload.loop=\"closed\": workload.loop: expected \"open\" for workload.kind = \"rate_tasks\" (jobs "
+        "are released at their release times), found \"closed\"");
+  CHECK(load_error(dir, synthetic_scenario("sptf", "rate_per_s = 10.0\n", "requests = 10\n"), {"workload.tasks=5"}) ==
+        "--set workload.tasks=5: workload.tasks applies only to workload.kind = \"rate_tasks\"");
+  write_text(dir / "bad.toml", "[[task]]\nbuffer_bytes = 4096\n");
+  CHECK(load_error(dir, ok, {"workload.tasks_path=\"bad.toml\""}) ==
+        "--set workload.tasks_path=\"bad.toml\": workload.tasks_path: " + (dir / "bad.toml").string() +
+            ":1: task: expected exactly one of period_ms or rate_bytes_per_s, found neither");
+}
+
+TEST_CASE("sim: an admitted WRR-SCAN-C set meets every job deadline; exact jobs and plan", "[sim][wrr]") {
+  // Three tasks for 10 s: P = 1000, 2000, 2500 ms; b = 4, 8, 5 blocks; S = 0, 300, 700 ms.
+  // Jobs released in [0, 10 s): ceil((10000 - S)/P) = 10, 5, 4 -> 19 jobs, 10·4 + 5·8 + 4·5 = 100
+  // block commands. R = min P/2 = 500 ms; q = floor(P/R) - 1 = 1, 3, 4; x = 4, 3, 2 (eq. 3).
+  // Eq. (8) with x_a = 2: 15.7 + 23·(3 + 2) + 1.4629·(9 + 2) = 146.8 ms <= 500 ms.
+  TempDir dir("wrr-run");
+  const std::string tasks =
+      "[[task]]\nbuffer_bytes = 16384\nperiod_ms = 1000\n"
+      "[[task]]\nbuffer_bytes = 32768\nperiod_ms = 2000\nrelease_ms = 300\n"
+      "[[task]]\nbuffer_bytes = 20480\nrate_bytes_per_s = 8192\nrelease_ms = 700\n";  // P = 20480/8192 s
+  const RunResult r =
+      run_platform(dir, rate_scenario(dir, "wrr_scan_c", tasks, "duration_s = 10\naperiodic_interarrival_ms = 100\n"));
+  REQUIRE(r.checks_passed);
+  const nlohmann::json& rt = r.summary["rate_tasks"];
+  CHECK(rt["jobs"] == 19);
+  CHECK(rt["jobs_missed"] == 0);
+  CHECK(rt["tasks"].size() == 3);
+  CHECK(rt["tasks"][1]["jobs"] == 5);
+  CHECK(rt["admission"]["round_ms"] == 500.0);
+  CHECK(rt["admission"]["services"] == nlohmann::json({1, 3, 4}));
+  CHECK(rt["admission"]["weight_blocks"] == nlohmann::json({4, 3, 2}));
+  CHECK(rt["admission"]["test"] == "eq. (8)");
+  CHECK(rt["aperiodic"]["requests"].get<std::uint64_t>() > 50);
+  CHECK(r.summary["deadlines"]["by_class"]["real_time"]["requests"] == 100);
+  CHECK(r.summary["deadlines"]["by_class"]["real_time"]["missed"] == 0);
+  const double u = rt["utilization"].get<double>();
+  CHECK((u > 0 && u < 1));
+  CHECK(rt["normalized_idle"].get<double>() > 0.5);  // a light load
+}
+
+TEST_CASE("sim: drivevp admission reports the tasks each WRR-SCAN test admits; runs repeat byte for byte",
+          "[sim][wrr]") {
+  TempDir dir("wrr-cli");
+  const CommandResult a = run_drivevp(dir.path(), {"admission", "--tasks", "100", "--seed", "3"});
+  REQUIRE(a.status == 0);
+  CHECK_THAT(a.out, ContainsSubstring("wrr_scan_r   eq. (7)"));
+  CHECK_THAT(a.out, ContainsSubstring("wrr_scan_ca  eq. (10)"));
+  CHECK_THAT(a.out, ContainsSubstring("lower bound fails"));
+  const std::string scenario = rate_scenario(dir, "wrr_scan_ca", kJustPasses, "duration_s = 5\n");
+  write_text(dir / "s.toml", scenario);
+  for (const char* out : {"o1", "o2"})
+    REQUIRE(run_drivevp(dir.path(), {"run", (dir / "s.toml").string(), "--out", (dir / out).string()}).status == 0);
+  CHECK(read_text(dir / "o1" / "requests.csv") == read_text(dir / "o2" / "requests.csv"));
+  const CommandResult bad = run_drivevp(dir.path(), {"run", (dir / "s.toml").string(), "--set",
+                                                     "workload.admission=\"lenient\"", "--out", (dir / "o3").string()});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, ContainsSubstring("workload.admission: expected one of strict, online, found 'lenient'"));
+}
+
+}  // namespace
+}  // namespace drivevp
