@@ -65,6 +65,8 @@ const std::vector<PolicyInfo>& policy_registry() {
     };
     r.push_back(describe_parallel_deadline());
     for (PolicyInfo& p : describe_mems_policies()) r.push_back(std::move(p));
+    // Paper 003's mixed-media round schedulers (firmware/policies/mixed_media.cpp).
+    for (PolicyInfo& p : describe_mixed_media_policies()) r.push_back(std::move(p));
     return r;
   }();
   return registry;

@@ -1,6 +1,8 @@
 // Registry descriptors of the policies, one per file in this folder.
 #pragma once
 
+#include <vector>
+
 #include "firmware/policy.h"
 
 namespace drivevp {
@@ -23,5 +25,7 @@ PolicyInfo describe_fscan();
 PolicyInfo describe_edf();
 PolicyInfo describe_scan_edf();
 PolicyInfo describe_parallel_deadline();
+/// Paper 003's mixed-media round schedulers (mixed_media.cpp), in the paper's order.
+std::vector<PolicyInfo> describe_mixed_media_policies();
 
 }  // namespace drivevp

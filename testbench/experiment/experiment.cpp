@@ -23,9 +23,10 @@ const std::vector<std::string> kScenarioSections = {"device", "firmware", "workl
 const std::vector<std::string> kExperimentSections = {"experiment", "axes", "zip", "metrics", "figures"};
 /// First components a metric path may start with: the sections of summary.json that hold
 /// results (testbench/sim/platform.cpp).
-/// `deadlines` exists in runs with deadlines (workload.deadline), `energy` in MEMS runs.
+/// `deadlines` exists in runs with deadlines (workload.deadline), `energy` in MEMS runs, `rounds`
+/// in round workloads (workload.kind = "rounds").
 const std::vector<std::string> kMetricRoots = {"metrics", "requests",          "checks",    "saturation", "trace",
-                                               "memory",  "simulated_time_ms", "deadlines", "energy"};
+                                               "memory",  "simulated_time_ms", "deadlines", "energy",     "rounds"};
 constexpr std::size_t kMaxPoints = 100000;
 constexpr int kMaxReplications = 1000;
 

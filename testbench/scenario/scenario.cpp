@@ -361,10 +361,13 @@ std::vector<KeySpec> build_schema() {
         sc.controller.queue_depth = static_cast<std::uint32_t>(get_int(n, 1, 65536));
       });
   // [workload]
-  add("workload.kind", "string", "one of synthetic, trace", "where requests come from",
+  add("workload.kind", "string", "one of synthetic, trace, rounds",
+      "where requests come from (rounds: continuous streams and D-requests of paper 003, testbench/workload/rounds.h)",
       [](const toml::node& n, Scenario& sc) {
-        sc.workload_kind = get_choice(n, {"synthetic", "trace"}) == "trace" ? Scenario::WorkloadKind::Trace
-                                                                            : Scenario::WorkloadKind::Synthetic;
+        const std::string k = get_choice(n, {"synthetic", "trace", "rounds"});
+        sc.workload_kind = k == "trace"    ? Scenario::WorkloadKind::Trace
+                           : k == "rounds" ? Scenario::WorkloadKind::Rounds
+                                           : Scenario::WorkloadKind::Synthetic;
       });
   add("workload.loop", "string", "one of open, closed",
       "open: submit at arrival times; closed: keep `outstanding` in flight", [](const toml::node& n, Scenario& sc) {
@@ -467,6 +470,41 @@ std::vector<KeySpec> build_schema() {
   add("workload.lenient", "boolean", "true or false", "trace: skip malformed lines, count and report them",
       [](const toml::node& n, Scenario& sc) { sc.trace.lenient = get_bool(n); });
   // deadlines (testbench/workload/deadline.h), synthetic or trace
+  // rounds (paper 003 §3.1, Table 2; testbench/workload/rounds.h)
+  add("workload.streams", "integer", "[0, 10000]",
+      "rounds: N, continuous streams, one C-request each per round (003: 25, 35)",
+      [](const toml::node& n, Scenario& sc) { sc.rounds.streams = static_cast<std::uint32_t>(get_int(n, 0, 10000)); });
+  add("workload.round_ms", "number", "(0, 3600000]", "rounds: round length T, ms (003 §3.3: 1000)",
+      [](const toml::node& n, Scenario& sc) { sc.rounds.round_ms = get_float(n, 0, 3.6e6, true); });
+  add("workload.rounds", "integer", "[1, 10000000]", "rounds: rounds to simulate (003 §3.1: 40,000 per run)",
+      [](const toml::node& n, Scenario& sc) {
+        sc.rounds.rounds = static_cast<std::uint64_t>(get_int(n, 1, 10'000'000));
+      });
+  add("workload.lambda_d", "number", "[0, 1000000]", "rounds: D-request arrival rate, requests per round (Poisson)",
+      [](const toml::node& n, Scenario& sc) { sc.rounds.lambda_d = get_float(n, 0, 1e6); });
+  add("workload.fragment_size", "string", "one of gamma, constant",
+      "rounds: C-fragment size distribution (003 Table 2: gamma)", [](const toml::node& n, Scenario& sc) {
+        sc.rounds.fragment_size =
+            get_choice(n, {"gamma", "constant"}) == "gamma" ? FragmentSize::Gamma : FragmentSize::Constant;
+      });
+  add("workload.fragment_mean_bytes", "number", "[512, 4194304]",
+      "rounds: C-fragment mean size (constant: the size), bytes (003 Table 2: 200000)",
+      [](const toml::node& n, Scenario& sc) { sc.rounds.fragment_mean_bytes = get_float(n, 512, 4194304); });
+  add("workload.fragment_sd_bytes", "number", "(0, 4194304]",
+      "rounds: C-fragment size standard deviation (gamma), bytes (003 Table 2: 100000)",
+      [](const toml::node& n, Scenario& sc) { sc.rounds.fragment_sd_bytes = get_float(n, 0, 4194304, true); });
+  add("workload.placement", "string", "one of random, striped",
+      "rounds: where C-fragments lie (random: uniform, 003 §2.1; striped: each stream's fragments back to back in its "
+      "own region)",
+      [](const toml::node& n, Scenario& sc) {
+        sc.rounds.placement =
+            get_choice(n, {"random", "striped"}) == "random" ? FragmentPlacement::Random : FragmentPlacement::Striped;
+      });
+  add("workload.d_mean_bytes", "number", "[512, 4194304]", "rounds: D-request mean size, bytes (003 Table 2: 70000)",
+      [](const toml::node& n, Scenario& sc) { sc.rounds.d_mean_bytes = get_float(n, 512, 4194304); });
+  add("workload.d_sd_bytes", "number", "[0, 4194304]",
+      "rounds: D-request size standard deviation (normal), bytes (003 Table 2: 20000)",
+      [](const toml::node& n, Scenario& sc) { sc.rounds.d_sd_bytes = get_float(n, 0, 4194304); });
   add("workload.deadline", "string", "one of none, relative, uniform, exponential",
       "each request's deadline = arrival + a relative deadline from this rule (none: no deadlines)",
       [](const toml::node& n, Scenario& sc) {
@@ -515,6 +553,9 @@ std::vector<KeySpec> build_schema() {
       [](const toml::node& n, Scenario& sc) {
         sc.warmup_requests = static_cast<std::uint64_t>(get_int(n, 0, 1'000'000'000'000));
       });
+  add("run.expect_hiccup_free", "boolean", "true or false",
+      "rounds: fail the run (checks FAILED, exit 1) if any C-request misses its round (a hiccup, 003 section 1)",
+      [](const toml::node& n, Scenario& sc) { sc.expect_hiccup_free = get_bool(n); });
   add("run.check_data", "boolean", "true or false", "write patterns and check read data",
       [](const toml::node& n, Scenario& sc) { sc.host.check_data = get_bool(n); });
   add("run.store_payload", "boolean", "true or false",
@@ -613,6 +654,15 @@ bool is_synthetic_key(const std::string& k) {
       "workload.size_blocks",      "workload.size_min_blocks",    "workload.size_max_blocks",
       "workload.size_mean_blocks", "workload.size_stddev_blocks", "workload.max_blocks",
       "workload.read_fraction"};
+  return std::find(keys.begin(), keys.end(), k) != keys.end();
+}
+
+bool is_rounds_key(const std::string& k) {
+  static const std::vector<std::string> keys = {
+      "workload.streams",           "workload.round_ms",      "workload.rounds",
+      "workload.lambda_d",          "workload.fragment_size", "workload.fragment_mean_bytes",
+      "workload.fragment_sd_bytes", "workload.placement",     "workload.d_mean_bytes",
+      "workload.d_sd_bytes"};
   return std::find(keys.begin(), keys.end(), k) != keys.end();
 }
 
@@ -852,8 +902,17 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
   for (const auto& [key, e] : entries) {
     if (sc.workload_kind == Scenario::WorkloadKind::Synthetic && is_trace_key(key))
       throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"trace\"", e.where, key));
-    if (sc.workload_kind == Scenario::WorkloadKind::Trace && is_synthetic_key(key))
+    if (sc.workload_kind != Scenario::WorkloadKind::Synthetic && is_synthetic_key(key))
       throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"synthetic\"", e.where, key));
+    if (sc.workload_kind == Scenario::WorkloadKind::Rounds && is_trace_key(key))
+      throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"trace\"", e.where, key));
+    if (sc.workload_kind != Scenario::WorkloadKind::Rounds && is_rounds_key(key))
+      throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"rounds\"", e.where, key));
+    if (sc.workload_kind != Scenario::WorkloadKind::Rounds && key == "run.expect_hiccup_free")
+      throw ConfigError(fmt::format("{}: run.expect_hiccup_free applies only to workload.kind = \"rounds\"", e.where));
+    if (sc.workload_kind == Scenario::WorkloadKind::Rounds && key == "run.requests")
+      throw ConfigError(fmt::format(
+          "{}: run.requests does not apply to workload.kind = \"rounds\" (its length is workload.rounds)", e.where));
     if (!sc.host.closed_loop && key == "workload.outstanding")
       throw ConfigError(fmt::format("{}: workload.outstanding applies only to workload.loop = \"closed\"", e.where));
     if (!sc.tracing && key.rfind("trace.", 0) == 0 && key != "trace.enabled")
@@ -948,6 +1007,35 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
       sc.synthetic.validate();
     } catch (const std::invalid_argument& ex) {
       throw ConfigError(fmt::format("{}: workload: {}", file, ex.what()));
+    }
+  } else if (sc.workload_kind == Scenario::WorkloadKind::Rounds) {
+    // Rounds need arrival times and their own deadlines (each C-request's is its round's end).
+    if (sc.host.closed_loop)
+      throw ConfigError(
+          fmt::format("{}: workload.loop: expected \"open\" for workload.kind = \"rounds\" (C-requests "
+                      "arrive at round starts), found \"closed\"",
+                      where("workload.loop")));
+    if (sc.host.deadline.enabled())
+      throw ConfigError(
+          fmt::format("{}: workload.deadline: expected \"none\" for workload.kind = \"rounds\" (a "
+                      "C-request's deadline is its round's end), found \"{}\"",
+                      where("workload.deadline"), to_string(sc.host.deadline.kind)));
+    sc.rounds.seed = sc.seed;
+    sc.rounds.capacity_blocks = capacity;
+    try {
+      sc.rounds.validate();
+    } catch (const std::invalid_argument& ex) {
+      throw ConfigError(fmt::format("{}: workload: {}", file, ex.what()));
+    }
+    // A round policy's firmware.round_ms is the workload's round unless set (then they must agree).
+    if (policy_info && std::any_of(policy_info->params.begin(), policy_info->params.end(),
+                                   [](const PolicyParameter& p) { return p.name == "round_ms"; })) {
+      auto it = sc.policy_params.find("round_ms");
+      if (it == sc.policy_params.end())
+        sc.policy_params["round_ms"] = sc.rounds.round_ms;
+      else if (it->second != sc.rounds.round_ms)
+        throw ConfigError(fmt::format("{}: firmware.round_ms: expected workload.round_ms ({}), found {}",
+                                      where("firmware.round_ms"), sc.rounds.round_ms, it->second));
     }
   } else {
     if (sc.trace.paths.empty())

@@ -17,6 +17,7 @@
 #include "hw_models/mems/mems_seek.h"
 #include "testbench/sim/host.h"
 #include "testbench/trace/trace_reader.h"
+#include "testbench/workload/rounds.h"
 #include "testbench/workload/synthetic.h"
 #include "waveforms/tracer.h"
 
@@ -47,15 +48,18 @@ struct Scenario {
   PolicyParams policy_params;
   ControllerParams controller;
 
-  enum class WorkloadKind { Synthetic, Trace } workload_kind = WorkloadKind::Synthetic;
+  enum class WorkloadKind { Synthetic, Trace, Rounds } workload_kind = WorkloadKind::Synthetic;
   HostParams host;
   SyntheticOptions synthetic;
+  RoundsOptions rounds;  ///< workload.kind = "rounds" (testbench/workload/rounds.h)
   TraceOptions trace;
 
   std::uint64_t seed = 1;
   std::uint64_t requests = 10000;     ///< synthetic: count; trace: limit (0 = whole trace)
   std::uint64_t warmup_requests = 0;  ///< completions excluded from summary metrics (still in requests.csv)
   bool store_payload = false;         ///< run.store_payload: the media store keeps every written byte
+  /// run.expect_hiccup_free (rounds workloads): a hiccup fails the run's checks (non-zero exit).
+  bool expect_hiccup_free = false;
 
   bool tracing = false;
   std::vector<TraceGroup> trace_groups;

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "testbench/metrics/rounds_checker.h"
 #include "testbench/sim/output_dir.h"
 #include "tlm_bus/sc/address_map.h"
 #include "tlm_bus/sc/time.h"
@@ -262,8 +263,10 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   const fs::path csv = out.stage("requests.csv");
   std::unique_ptr<RunMonitor> monitor_owner;
   try {
-    monitor_owner = std::make_unique<RunMonitor>(csv.string(), sc.warmup_requests, expected, sc.progress,
-                                                 sc.host.deadline.enabled());
+    // Round workloads carry deadlines (each C-request's round end): requests.csv shows them.
+    monitor_owner =
+        std::make_unique<RunMonitor>(csv.string(), sc.warmup_requests, expected, sc.progress,
+                                     sc.host.deadline.enabled() || sc.workload_kind == Scenario::WorkloadKind::Rounds);
   } catch (const std::runtime_error& e) {
     forget_unwound_frames();
     throw OutputError(e.what());
@@ -282,10 +285,15 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
     o.stop = to_sc(sc.trace_stop);
     tracer = std::make_unique<Tracer>("tracer", o);
   }
+  // Round workloads: the hiccup checker and rounds.csv (testbench/metrics/rounds_checker.h).
+  std::unique_ptr<RoundsChecker> rounds;
+  if (sc.workload_kind == Scenario::WorkloadKind::Rounds)
+    rounds = std::make_unique<RoundsChecker>(sc.rounds.round_length(), sc.rounds.rounds);
   bool stopped = false;
   Platform platform(
       sc, source,
-      [&monitor, &stopped](const RequestRecord& r) {
+      [&monitor, &stopped, &rounds](const RequestRecord& r) {
+        if (rounds) rounds->add(r);
         monitor.record(r);
         // A failed requests.csv write (disk full) dooms the run: stop now rather than at the end.
         if (!stopped && monitor.write_failed()) {
@@ -340,6 +348,12 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
                  {"media_errors", platform.host.media_errors()}};
   result.checks_passed = conservation.violations().count() == 0 &&
                          platform.host.integrity().violations().count() == 0 && platform.host.media_errors() == 0;
+  if (rounds) {
+    j["rounds"] = rounds->to_json();
+    j["checks"]["hiccups"] = rounds->hiccup_count();
+    j["checks"]["expect_hiccup_free"] = sc.expect_hiccup_free;
+    if (sc.expect_hiccup_free && rounds->hiccup_count() > 0) result.checks_passed = false;
+  }
   j["checks"]["passed"] = result.checks_passed;
   const BackingStore& store = platform.store();
   const BackingStore::Footprint fp = store.footprint();
@@ -380,6 +394,12 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
                   {"trace_extent_blocks", trace_stats.trace_extent_blocks}};
   }
   nlohmann::json files = {{"requests_csv", "requests.csv"}, {"response_histogram_csv", "response_histogram.csv"}};
+  if (rounds) {
+    std::ostringstream rc;
+    rounds->write_csv(rc);
+    write_file(out.stage("rounds.csv"), rc.str(), shown("rounds.csv"));
+    files["rounds_csv"] = "rounds.csv";
+  }
   // Histogram CSV and plots.
   const fs::path hist = out.stage("response_histogram.csv");
   {
@@ -450,6 +470,10 @@ RunResult run_scenario(const Scenario& sc) {
       throw ConfigError(fmt::format("{}: workload: {}", sc.source, e.what()));
     }
     expected = trace_stats.selected;  // the progress line's total and ETA
+  } else if (sc.workload_kind == Scenario::WorkloadKind::Rounds) {
+    source = std::make_unique<RoundsSource>(sc.rounds);
+    expected =
+        static_cast<std::uint64_t>((sc.rounds.streams + sc.rounds.lambda_d) * static_cast<double>(sc.rounds.rounds));
   } else {
     source = std::make_unique<SyntheticSource>(sc.synthetic);
     expected = sc.synthetic.requests;
@@ -506,6 +530,22 @@ std::string format_summary(const RunResult& r) {
                      d["requests"].get<std::uint64_t>(), d["miss_ratio"].get<double>(),
                      d["tardiness_ms"].is_null() ? std::string("n/a") : num(d["tardiness_ms"]["mean"], "{:.3f}"),
                      d["tardiness_ms"].is_null() ? std::string("n/a") : num(d["tardiness_ms"]["max"], "{:.3f}"));
+  }
+  if (j.contains("rounds")) {
+    const nlohmann::json& rd = j["rounds"];
+    s +=
+        fmt::format("  rounds       {} of {} ms | {} C-requests, {} hiccups | D mean response {} ms, fairness {:.4f}\n",
+                    rd["rounds"].get<std::uint64_t>(), rd["round_ms"].get<double>(),
+                    rd["c_requests"].get<std::uint64_t>(), rd["hiccups"].get<std::uint64_t>(),
+                    num(rd["d_response_mean_ms"], "{:.3f}"), rd["d_fairness_index"].get<double>());
+    if (j["checks"]["expect_hiccup_free"].get<bool>() && rd["hiccups"].get<std::uint64_t>() > 0) {
+      const nlohmann::json& h = rd["first_hiccups"][0];
+      s += fmt::format(
+          "  FAILED: run.expect_hiccup_free = true but {} C-requests missed their round (first: stream {}, round {}, "
+          "{:.6f} ms late)\n",
+          rd["hiccups"].get<std::uint64_t>(), h["stream"].get<std::uint32_t>(), h["round"].get<std::uint64_t>(),
+          h["lateness_ms"].get<double>());
+    }
   }
   s += fmt::format("  checks       {}\n",
                    j["checks"]["passed"].get<bool>() ? "passed (conservation, data integrity)" : "FAILED");

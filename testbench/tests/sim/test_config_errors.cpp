@@ -163,7 +163,8 @@ TEST_CASE("sim: Bad choices are errors listing the choices", "[sim][config]") {
   CHECK(config_error("[firmware]\npolicy = \"fifo\"\n") ==
         "FILE:2: firmware.policy: expected " + policy_list() + ", found 'fifo'");
   CHECK(config_error("[device]\npreset = \"hp97561\"\n") ==
-        "FILE:2: device.preset: expected one of hp97560, disk003, mems_g1, mems_g2, mems_g3, found 'hp97561'");
+        "FILE:2: device.preset: expected one of hp97560, disk003, disk003_projected, mems_g1, mems_g2, mems_g3, found "
+        "'hp97561'");
   CHECK(config_error("[workload]\nkind = \"replay\"\n") ==
         "FILE:2: workload.kind: expected one of synthetic, trace, found 'replay'");
   CHECK(config_error("[workload]\nloop = \"half\"\n") ==

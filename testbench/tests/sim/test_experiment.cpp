@@ -167,10 +167,12 @@ TEST_CASE("experiment: mean, standard deviation and Student-t 95 % confidence ha
 
 TEST_CASE("experiment: bad files are errors naming the file, line, key, what is allowed and what was found") {
   const std::string b = kBase;
-  CHECK(experiment_error(b + "[axes]\n\"firmware.policy\" = [\"fcfs\", \"fifo\"]\n") ==
-        "FILE:11: firmware.policy: expected one of fcfs, sstf, scan, look, cscan, clook, sptf, aged_sptf, noop, "
-        "deadline, anticipatory, cfq, bfq, nstep_scan, fscan, edf, scan_edf, parallel_deadline, psptf, pasptf, "
-        "zsptf, zscan_psptf, zpsptf, found 'fifo'");
+  CHECK(
+      experiment_error(b + "[axes]\n\"firmware.policy\" = [\"fcfs\", \"fifo\"]\n") ==
+      "FILE:11: firmware.policy: expected one of fcfs, sstf, scan, look, cscan, clook, sptf, aged_sptf, noop, "
+      "deadline, anticipatory, cfq, bfq, nstep_scan, fscan, edf, scan_edf, parallel_deadline, psptf, pasptf, "
+      "zsptf, zscan_psptf, zpsptf, tps_scan_scan, tps_scan_scan_ci_opt, ops_famish, ops_scan_ci_sptf, ops_scan_ci_opt, "
+      "ops_scan_clust_req, ops_scan_clust_cyl, sptf_glitch_guard, found 'fifo'");
   CHECK(experiment_error(b + "[axes]\n\"firmware.polcy\" = [\"fcfs\"]\n") ==
         "FILE:11: unknown key 'firmware.polcy': policy 'sptf' accepts firmware.policy, firmware.queue_depth");
   CHECK(experiment_error(b + "[sweep]\nx = 1\n") ==
