@@ -34,7 +34,9 @@
 //  * ops_scan_clust_cyl, OPS:SCAN/CLUST-CYL(M|T): as CLUST-REQ, but a cluster also ends before a
 //    request more than T cylinders from its first (003 §4.2.2).
 //  * sptf_glitch_guard, SPTF with the glitch guard (003 §4.3): SPTF over the round's C-requests and
-//    the D-queue; a D-request is served only if the remaining C-requests' SCAN still fits after it.
+//    the D-queue; a D-request is served only if the remaining C-requests' SCAN still fits after it
+//    (003 §4.3), and a C-request out of SCAN order only if the same holds, else the C-requests go
+//    in their SCAN from the heads (greedy C order could otherwise undo the D-request's check).
 // After the C-requests, the OPS algorithms serve the rest of the round's D-requests with their own
 // lower level over the whole disk (CI-SPTF: SPTF; CI-OPT, CLUST-*: clusters in SCAN order, OPT
 // within). OPT(k) is firmware/rounds/round_manager.h optimal_order (exact, k <= 8).
@@ -323,15 +325,29 @@ class MixedMediaScheduler final : public SchedulingPolicy {
     return serve(ctx, c);
   }
 
+  /// The remaining C-requests in SCAN order from cylinder `from` (towards the nearer extreme).
+  Cmds scan_from(const SchedulingContext& ctx, std::uint32_t from) {
+    const std::uint32_t saved_pos = pos_;
+    const bool saved_up = up_;
+    pos_ = from;
+    order_c(ctx);
+    Cmds out = c_;
+    pos_ = saved_pos;
+    up_ = saved_up;
+    return out;
+  }
+
   Decision sptf_guard(const SchedulingContext& ctx) {
-    // SPTF among the C-requests and the D-requests that fit; the remaining C-requests' SCAN
-    // (from the D-request's end) must fit after a D-request.
+    // SPTF among the C-requests and the D-requests, keeping the invariant that the remaining
+    // C-requests' SCAN from the heads fits in the round: a D-request (or a C-request out of SCAN
+    // order) is served only if the SCAN of the C-requests left after it, from its end, still fits;
+    // otherwise the C-requests are served in their SCAN order from here.
     for (;;) {
       const Command* best = nullptr;
       Time best_t = Time::max();
       auto consider = [&](const Command& c) {
         const Time a = ctx.predictor->estimate(ctx.position, ctx.now, c.lbn, c.op).access();
-        if (a < best_t || (a == best_t && c.id < best->id)) {
+        if (!best || a < best_t || (a == best_t && c.id < best->id)) {
           best = &c;
           best_t = a;
         }
@@ -340,25 +356,27 @@ class MixedMediaScheduler final : public SchedulingPolicy {
       for (const Command& c : d_)
         if (eligible(c)) consider(c);
       if (!best) return wait();
-      if (RoundManager::is_continuous(*best)) {
-        const Command c = *best;
-        c_.erase(std::find_if(c_.begin(), c_.end(), [&](const Command& o) { return o.id == c.id; }));
-        return serve(ctx, c);
-      }
-      // The C-requests' SCAN after the D-request, from its cylinder towards the nearer extreme.
-      const Command d = *best;
-      const std::uint32_t saved_pos = pos_;
-      const bool saved_up = up_;
-      pos_ = cyl(ctx, d);
-      order_c(ctx);
-      const bool ok = rounds_.fits(ctx, &d, c_, round_);
-      pos_ = saved_pos;
-      up_ = saved_up;
-      if (ok) {
+      const Command chosen = *best;
+      const bool is_c = RoundManager::is_continuous(chosen);
+      Cmds rest;
+      for (const Command& c : c_)
+        if (c.id != chosen.id) rest.push_back(c);
+      std::swap(c_, rest);
+      const Cmds after = scan_from(ctx, cyl(ctx, chosen));
+      std::swap(c_, rest);
+      if (rounds_.fits(ctx, &chosen, after, round_)) {
+        if (is_c) {
+          c_.erase(std::find_if(c_.begin(), c_.end(), [&](const Command& o) { return o.id == chosen.id; }));
+          return serve(ctx, chosen);
+        }
         for (std::size_t i = 0; i < d_.size(); ++i)
-          if (d_[i].id == d.id) return serve(ctx, take_d(i));
+          if (d_[i].id == chosen.id) return serve(ctx, take_d(i));
       }
-      postponed_.insert(d.id);
+      if (is_c) {  // out of SCAN order it would not fit: the SCAN from the heads
+        c_ = scan_from(ctx, ctx.predictor->sweep_coordinate(ctx.position));
+        return serve_c(ctx);
+      }
+      postponed_.insert(chosen.id);
     }
   }
 
@@ -424,9 +442,10 @@ PolicyParameter round_param() {
 }
 PolicyParameter guard_param() {
   return PolicyParameter::number(
-      "guard_ms", 2, 0, 1000, "ms",
-      "time kept free at every round's end for prediction errors (firmware completion path and DMA between requests, "
-      "which the predictor does not see); assumed, docs/models/firmware.md");
+      "guard_ms", 10, 0, 1000, "ms",
+      "time kept free at every round's end for prediction errors: a missed revolution (6 ms on disk003; the "
+      "predictor interpolates the seek table) plus the completion path between requests; assumed, "
+      "docs/models/firmware.md");
 }
 PolicyParameter k_param(const char* what) {
   return PolicyParameter::integer("cluster_max", 6, 1, 8, "requests",
@@ -447,7 +466,7 @@ PolicyInfo mixed(std::string key, std::string paper, std::string desc, Variant v
                       return it == p.end() ? d : it->second;
                     };
                     return std::make_unique<MixedMediaScheduler>(
-                        paper, v, from_ms(get("round_ms", 1000)), from_ms(get("guard_ms", 2)),
+                        paper, v, from_ms(get("round_ms", 1000)), from_ms(get("guard_ms", 10)),
                         static_cast<std::size_t>(get("cluster_max", 6)),
                         static_cast<std::uint32_t>(get("cluster_cylinders", 1000)));
                   }};
