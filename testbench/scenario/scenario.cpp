@@ -553,9 +553,6 @@ std::vector<KeySpec> build_schema() {
       [](const toml::node& n, Scenario& sc) {
         sc.warmup_requests = static_cast<std::uint64_t>(get_int(n, 0, 1'000'000'000'000));
       });
-  add("run.expect_hiccup_free", "boolean", "true or false",
-      "rounds: fail the run (checks FAILED, exit 1) if any C-request misses its round (a hiccup, 003 section 1)",
-      [](const toml::node& n, Scenario& sc) { sc.expect_hiccup_free = get_bool(n); });
   add("run.check_data", "boolean", "true or false", "write patterns and check read data",
       [](const toml::node& n, Scenario& sc) { sc.host.check_data = get_bool(n); });
   add("run.store_payload", "boolean", "true or false",
@@ -563,6 +560,9 @@ std::vector<KeySpec> build_schema() {
       [](const toml::node& n, Scenario& sc) { sc.store_payload = get_bool(n); });
   add("run.progress", "boolean", "true or false", "progress line on a terminal's stderr",
       [](const toml::node& n, Scenario& sc) { sc.progress = get_bool(n); });
+  add("run.expect_hiccup_free", "boolean", "true or false",
+      "rounds: fail the run (checks FAILED, exit 1) if any C-request misses its round (a hiccup, 003 section 1)",
+      [](const toml::node& n, Scenario& sc) { sc.expect_hiccup_free = get_bool(n); });
   // [trace]
   add("trace.enabled", "boolean", "true or false", "write waves.vcd and waves.gtkw",
       [](const toml::node& n, Scenario& sc) { sc.tracing = get_bool(n); });

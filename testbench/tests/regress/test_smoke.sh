@@ -5,7 +5,7 @@
 #   2. its JUnit report validates against the Jenkins xunit schema shipped in
 #      testbench/tests/data/junit/ (xmllint);
 #   3. the suite covers every device preset and every policy that `drivevp keys` lists, each with
-#      a synthetic workload, and replays at least one shipped trace — so a new preset or policy
+#      a synthetic workload (a round workload for paper 003's round schedulers), and replays at least one shipped trace — so a new preset or policy
 #      fails here until the suite has a case for it.
 #
 # Usage: test_smoke.sh DRIVEVP_BINARY SOURCE_DIR
@@ -59,9 +59,11 @@ for p in $presets; do
   # shellcheck disable=SC2086
   grep -q "^preset = '$p'" $synthetic || fail "no synthetic case on device preset $p"
 done
+# Paper 003's round schedulers need the round workload: a rounds case counts for them.
+rounds=$(grep -l "^kind = 'rounds'" "$work"/out/cases/*/scenario.toml || true)
 for p in $policies; do
   # shellcheck disable=SC2086
-  grep -q "^policy = '$p'" $synthetic || fail "no synthetic case under policy $p"
+  grep -q "^policy = '$p'" $synthetic $rounds || fail "no synthetic (or rounds) case under policy $p"
 done
 grep -q "^kind = 'trace'" "$work"/out/cases/*/scenario.toml || fail "no trace replay case"
 echo "$me: pass ($cases cases; presets: $(echo $presets); policies: $(echo $policies))"

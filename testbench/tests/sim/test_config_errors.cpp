@@ -99,7 +99,7 @@ TEST_CASE("sim: Unknown keys are errors in every section", "[sim][config]") {
   }
   CHECK(config_error("[run]\nseeds = 1\n") ==
         "FILE:2: unknown key 'run.seeds'; allowed: run.seed, run.requests, run.warmup_requests, run.check_data, "
-        "run.store_payload, run.progress");
+        "run.store_payload, run.progress, run.expect_hiccup_free");
   CHECK(config_error("[trace]\nenable = true\n") ==
         "FILE:2: unknown key 'trace.enable'; allowed: trace.enabled, trace.groups, trace.start, trace.stop, "
         "trace.fst");
@@ -166,7 +166,7 @@ TEST_CASE("sim: Bad choices are errors listing the choices", "[sim][config]") {
         "FILE:2: device.preset: expected one of hp97560, disk003, disk003_projected, mems_g1, mems_g2, mems_g3, found "
         "'hp97561'");
   CHECK(config_error("[workload]\nkind = \"replay\"\n") ==
-        "FILE:2: workload.kind: expected one of synthetic, trace, found 'replay'");
+        "FILE:2: workload.kind: expected one of synthetic, trace, rounds, found 'replay'");
   CHECK(config_error("[workload]\nloop = \"half\"\n") ==
         "FILE:2: workload.loop: expected one of open, closed, found 'half'");
   CHECK(config_error("[workload]\nkind = \"synthetic\"\naddress = \"normal\"\n") ==

@@ -204,7 +204,7 @@ TEST_CASE("experiment: bad files are errors naming the file, line, key, what is 
         "'nowhere.toml'");
   CHECK(experiment_error(b + "p99 = \"response_p99_ms\"\n") ==
         "FILE:10: metrics.p99: expected a path under one of metrics, requests, checks, saturation, trace, memory, "
-        "simulated_time_ms, deadlines, energy (see summary.json), found 'response_p99_ms'");
+        "simulated_time_ms, deadlines, energy, rounds (see summary.json), found 'response_p99_ms'");
   const std::string axes = "[axes]\n\"firmware.policy\" = [\"fcfs\", \"sptf\"]\n\"workload.rate_per_s\" = [10, 20]\n";
   CHECK(experiment_error(b + axes + "[[figures]]\nname = \"f\"\nx = \"workload.rate_per_s\"\ny = \"mean_ms\"\n") ==
         "FILE:13: figures.f: expected every axis with several values to be the figure's x, series or panels, "
