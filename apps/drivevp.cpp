@@ -206,7 +206,7 @@ int main(int argc, char** argv) {
                                                                      : "")
               << (r.summary["files"].contains("validation_cdf_csv") ? ", validation_cdf.csv" : "")
               << (r.summary["files"].value("validation_cdf_png", nlohmann::json()).is_string() ? ", validation_cdf.png"
-                                                                                             : "")
+                                                                                               : "")
               << (sc.tracing ? ", waves.vcd, waves.gtkw" : "") << (sc.trace_fst ? ", waves.fst" : "") << "\n";
     std::cout.flush();
     if (!r.saturation_warning.empty()) fmt::print(stderr, "drivevp: warning: {}\n", r.saturation_warning);

@@ -68,6 +68,8 @@ const std::vector<PolicyInfo>& policy_registry() {
     for (PolicyInfo& p : describe_mems_policies()) r.push_back(std::move(p));
     // WRR-SCAN of paper 004 (firmware/rounds/wrr_scan.cpp).
     for (PolicyInfo (*d)() : {describe_wrr_scan_r, describe_wrr_scan_c, describe_wrr_scan_ca}) r.push_back(d());
+    // Paper 003's mixed-media round schedulers (firmware/policies/mixed_media.cpp).
+    for (PolicyInfo& p : describe_mixed_media_policies()) r.push_back(std::move(p));
     return r;
   }();
   return registry;

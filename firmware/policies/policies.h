@@ -1,6 +1,8 @@
 // Registry descriptors of the policies, one per file in this folder.
 #pragma once
 
+#include <vector>
+
 #include "firmware/policy.h"
 
 namespace drivevp {
@@ -28,5 +30,7 @@ PolicyInfo describe_sfc();
 PolicyInfo describe_wrr_scan_r();
 PolicyInfo describe_wrr_scan_c();
 PolicyInfo describe_wrr_scan_ca();
+/// Paper 003's mixed-media round schedulers (mixed_media.cpp), in the paper's order.
+std::vector<PolicyInfo> describe_mixed_media_policies();
 
 }  // namespace drivevp

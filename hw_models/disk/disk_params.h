@@ -64,7 +64,11 @@ DiskParams hp97560();
 /// The 10,000 RPM disk of paper 003 §3.1 (Tables 1-2, eq. (1) with the values in seconds, see
 /// ../shared/reference/parameters.md). See docs/models/disk.md for the values 003 leaves open.
 DiskParams disk003();
-/// Preset by scenario name ("hp97560", "disk003"); throws std::invalid_argument otherwise.
+/// Paper 003 §5's disk four years on: disk003 with seeks x 0.92^4, rotation and transfer rate
+/// x 1.2^4 (20,736 RPM, 35.25 MB/s), head switch x 0.92^4 and skews that cover it
+/// (docs/models/disk.md "disk003_projected").
+DiskParams disk003_projected();
+/// Preset by scenario name ("hp97560", "disk003", "disk003_projected"); throws std::invalid_argument otherwise.
 DiskParams disk_preset(std::string_view name);
 /// Names accepted by disk_preset.
 std::vector<std::string> disk_preset_names();

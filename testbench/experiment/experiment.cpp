@@ -25,11 +25,12 @@ const std::vector<std::string> kExperimentSections = {"experiment", "axes", "zip
 /// results (testbench/sim/platform.cpp).
 /// `deadlines` exists in runs with deadlines (workload.deadline) and rate_tasks runs, `energy` in
 /// MEMS runs, `sfc` in runs with QoS vectors (workload.qos_dims > 0;
-/// testbench/metrics/qos_metrics.h), `rate_tasks` in rate_tasks runs (paper 004), `validation` in
-/// replays of validate traces (testbench/metrics/demerit.h).
-const std::vector<std::string> kMetricRoots = {"metrics", "requests",          "checks",    "saturation", "trace",
-                                               "memory",  "simulated_time_ms", "deadlines", "energy",     "sfc",
-                                               "rate_tasks", "validation"};
+/// testbench/metrics/qos_metrics.h), `rate_tasks` in rate_tasks runs (paper 004), `rounds` in round
+/// workloads (workload.kind = "rounds"), `validation` in replays of validate traces
+/// (testbench/metrics/demerit.h).
+const std::vector<std::string> kMetricRoots = {
+    "metrics",   "requests", "checks", "saturation", "trace",  "memory",    "simulated_time_ms",
+    "deadlines", "energy",   "sfc",    "rate_tasks", "rounds", "validation"};
 constexpr std::size_t kMaxPoints = 100000;
 constexpr int kMaxReplications = 1000;
 

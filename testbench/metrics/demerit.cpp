@@ -84,7 +84,8 @@ double demerit_ms(const ServiceTimeDistribution& simulated, const ServiceTimeDis
   return std::sqrt(static_cast<double>(squares / kQuantiles));
 }
 
-void write_cdf_csv(std::ostream& out, const ServiceTimeDistribution& simulated, const ServiceTimeDistribution& measured) {
+void write_cdf_csv(std::ostream& out, const ServiceTimeDistribution& simulated,
+                   const ServiceTimeDistribution& measured) {
   const auto a = simulated.cdf();
   const auto b = measured.cdf();
   out << "edge_ms,simulated_fraction,measured_fraction\n";

@@ -52,6 +52,7 @@ double demerit_ms(const ServiceTimeDistribution& simulated, const ServiceTimeDis
 /// one row per bucket edge k = 0 .. up to the first edge where both reach 1 (fractions of the times
 /// below edge k, printed with 6 decimals; the edges exactly, in ms). For plots
 /// (reports/plot_validation.py) and for users who compare with DiskSim's printed distribution.
-void write_cdf_csv(std::ostream& out, const ServiceTimeDistribution& simulated, const ServiceTimeDistribution& measured);
+void write_cdf_csv(std::ostream& out, const ServiceTimeDistribution& simulated,
+                   const ServiceTimeDistribution& measured);
 
 }  // namespace drivevp

@@ -361,11 +361,14 @@ std::vector<KeySpec> build_schema() {
         sc.controller.queue_depth = static_cast<std::uint32_t>(get_int(n, 1, 65536));
       });
   // [workload]
-  add("workload.kind", "string", "one of synthetic, trace, rate_tasks", "where requests come from",
+  add("workload.kind", "string", "one of synthetic, trace, rate_tasks, rounds",
+      "where requests come from (rate_tasks: periodic real-time tasks of paper 004, testbench/workload/rate_tasks.h; "
+      "rounds: continuous streams and D-requests of paper 003, testbench/workload/rounds.h)",
       [](const toml::node& n, Scenario& sc) {
-        const std::string k = get_choice(n, {"synthetic", "trace", "rate_tasks"});
+        const std::string k = get_choice(n, {"synthetic", "trace", "rate_tasks", "rounds"});
         sc.workload_kind = k == "trace"        ? Scenario::WorkloadKind::Trace
                            : k == "rate_tasks" ? Scenario::WorkloadKind::RateTasks
+                           : k == "rounds"     ? Scenario::WorkloadKind::Rounds
                                                : Scenario::WorkloadKind::Synthetic;
       });
   add("workload.loop", "string", "one of open, closed",
@@ -498,13 +501,18 @@ std::vector<KeySpec> build_schema() {
         if (c % 512 != 0) throw Invalid{"a multiple of 512 in [512, 1048576]", describe_toml_value(n)};
         sc.rate_tasks.options.block_bytes = static_cast<std::uint32_t>(c);
       });
-  add("workload.placement", "string", "one of auto, contiguous, random",
+  // workload.placement and workload.round_ms are shared by rate_tasks and rounds (below); each kind
+  // accepts its own values (checked after loading, against workload.kind).
+  add("workload.placement", "string", "rate_tasks: one of auto, contiguous, random; rounds: one of random, striped",
       "rate_tasks: a task's data: contiguous (004 §3.2 compaction) or random blocks (§3.1); auto: random for "
-      "wrr_scan_r, contiguous otherwise",
+      "wrr_scan_r, contiguous otherwise. rounds: where C-fragments lie (random: uniform, 003 §2.1; striped: each "
+      "stream's fragments back to back in its own region)",
       [](const toml::node& n, Scenario& sc) {
-        const std::string p = get_choice(n, {"auto", "contiguous", "random"});
-        if (p != "auto")
+        const std::string p = get_choice(n, {"auto", "contiguous", "random", "striped"});
+        if (p == "random" || p == "contiguous")
           sc.rate_tasks.options.placement = p == "random" ? TaskPlacement::Random : TaskPlacement::Contiguous;
+        if (p == "random" || p == "striped")
+          sc.rounds.placement = p == "random" ? FragmentPlacement::Random : FragmentPlacement::Striped;
       });
   add("workload.job_commands", "string", "one of auto, block, job",
       "rate_tasks: a job as one command per block of C bytes or one command; auto: block for the WRR-SCAN "
@@ -525,9 +533,13 @@ std::vector<KeySpec> build_schema() {
       [](const toml::node& n, Scenario& sc) {
         sc.rate_tasks.aperiodic_weight = static_cast<std::uint32_t>(get_int(n, 1, 65536));
       });
-  add("workload.round_ms", "number", "[0, 1e9]",
-      "rate_tasks: WRR-SCAN round length R, ms; 0: the largest the admission test allows (004 §3.1; WRR-SCAN only)",
-      [](const toml::node& n, Scenario& sc) { sc.rate_tasks.round_ms = get_float(n, 0, 1e9); });
+  add("workload.round_ms", "number", "rate_tasks: [0, 3600000]; rounds: (0, 3600000]",
+      "rate_tasks: WRR-SCAN round length R, ms; 0: the largest the admission test allows (004 §3.1; WRR-SCAN "
+      "only). rounds: round length T, ms (003 §3.3: 1000)",
+      [](const toml::node& n, Scenario& sc) {
+        sc.rate_tasks.round_ms = get_float(n, 0, 3.6e6);
+        if (sc.rate_tasks.round_ms > 0) sc.rounds.round_ms = sc.rate_tasks.round_ms;
+      });
   add("workload.admission", "string", "one of strict, online",
       "rate_tasks: strict: a task set failing the WRR-SCAN admission test is an error; online: tasks are "
       "admitted one by one and those failing are rejected (004 §3.1; WRR-SCAN only, other policies admit all)",
@@ -538,6 +550,32 @@ std::vector<KeySpec> build_schema() {
       "rate_tasks: jobs and aperiodic requests are released in [0, this), s",
       [](const toml::node& n, Scenario& sc) { sc.rate_tasks.options.duration_s = get_float(n, 0, 1e6, true); });
   // deadlines (testbench/workload/deadline.h), synthetic or trace
+  // rounds (paper 003 §3.1, Table 2; testbench/workload/rounds.h)
+  add("workload.streams", "integer", "[0, 10000]",
+      "rounds: N, continuous streams, one C-request each per round (003: 25, 35)",
+      [](const toml::node& n, Scenario& sc) { sc.rounds.streams = static_cast<std::uint32_t>(get_int(n, 0, 10000)); });
+  add("workload.rounds", "integer", "[1, 10000000]", "rounds: rounds to simulate (003 §3.1: 40,000 per run)",
+      [](const toml::node& n, Scenario& sc) {
+        sc.rounds.rounds = static_cast<std::uint64_t>(get_int(n, 1, 10'000'000));
+      });
+  add("workload.lambda_d", "number", "[0, 1000000]", "rounds: D-request arrival rate, requests per round (Poisson)",
+      [](const toml::node& n, Scenario& sc) { sc.rounds.lambda_d = get_float(n, 0, 1e6); });
+  add("workload.fragment_size", "string", "one of gamma, constant",
+      "rounds: C-fragment size distribution (003 Table 2: gamma)", [](const toml::node& n, Scenario& sc) {
+        sc.rounds.fragment_size =
+            get_choice(n, {"gamma", "constant"}) == "gamma" ? FragmentSize::Gamma : FragmentSize::Constant;
+      });
+  add("workload.fragment_mean_bytes", "number", "[512, 4194304]",
+      "rounds: C-fragment mean size (constant: the size), bytes (003 Table 2: 200000)",
+      [](const toml::node& n, Scenario& sc) { sc.rounds.fragment_mean_bytes = get_float(n, 512, 4194304); });
+  add("workload.fragment_sd_bytes", "number", "(0, 4194304]",
+      "rounds: C-fragment size standard deviation (gamma), bytes (003 Table 2: 100000)",
+      [](const toml::node& n, Scenario& sc) { sc.rounds.fragment_sd_bytes = get_float(n, 0, 4194304, true); });
+  add("workload.d_mean_bytes", "number", "[512, 4194304]", "rounds: D-request mean size, bytes (003 Table 2: 70000)",
+      [](const toml::node& n, Scenario& sc) { sc.rounds.d_mean_bytes = get_float(n, 512, 4194304); });
+  add("workload.d_sd_bytes", "number", "[0, 4194304]",
+      "rounds: D-request size standard deviation (normal), bytes (003 Table 2: 20000)",
+      [](const toml::node& n, Scenario& sc) { sc.rounds.d_sd_bytes = get_float(n, 0, 4194304); });
   add("workload.deadline", "string", "one of none, relative, uniform, exponential",
       "each request's deadline = arrival + a relative deadline from this rule (none: no deadlines)",
       [](const toml::node& n, Scenario& sc) {
@@ -600,6 +638,9 @@ std::vector<KeySpec> build_schema() {
       [](const toml::node& n, Scenario& sc) { sc.store_payload = get_bool(n); });
   add("run.progress", "boolean", "true or false", "progress line on a terminal's stderr",
       [](const toml::node& n, Scenario& sc) { sc.progress = get_bool(n); });
+  add("run.expect_hiccup_free", "boolean", "true or false",
+      "rounds: fail the run (checks FAILED, exit 1) if any C-request misses its round (a hiccup, 003 section 1)",
+      [](const toml::node& n, Scenario& sc) { sc.expect_hiccup_free = get_bool(n); });
   // [trace]
   add("trace.enabled", "boolean", "true or false", "write waves.vcd and waves.gtkw",
       [](const toml::node& n, Scenario& sc) { sc.tracing = get_bool(n); });
@@ -792,6 +833,15 @@ void resolve_rate_tasks(Scenario& sc, const std::map<std::string, Entry>& entrie
   } catch (const std::invalid_argument& ex) {
     throw ConfigError(fmt::format("{}: workload: {}", file, ex.what()));
   }
+}
+
+bool is_rounds_key(const std::string& k) {
+  static const std::vector<std::string> keys = {
+      "workload.streams",           "workload.round_ms",      "workload.rounds",
+      "workload.lambda_d",          "workload.fragment_size", "workload.fragment_mean_bytes",
+      "workload.fragment_sd_bytes", "workload.placement",     "workload.d_mean_bytes",
+      "workload.d_sd_bytes"};
+  return std::find(keys.begin(), keys.end(), k) != keys.end();
 }
 
 std::string data_dir() {
@@ -1028,12 +1078,6 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
 
   // Keys that do not apply to the chosen workload kind are errors (set but never used).
   for (const auto& [key, e] : entries) {
-    if (sc.workload_kind == Scenario::WorkloadKind::Synthetic && is_trace_key(key))
-      throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"trace\"", e.where, key));
-    if (sc.workload_kind == Scenario::WorkloadKind::Trace && is_synthetic_key(key))
-      throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"synthetic\"", e.where, key));
-    if (sc.workload_kind != Scenario::WorkloadKind::RateTasks && is_rate_tasks_key(key))
-      throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"rate_tasks\"", e.where, key));
     if (sc.workload_kind == Scenario::WorkloadKind::RateTasks &&
         (is_synthetic_key(key) || is_trace_key(key) || key == "run.requests" || key == "workload.time_scale" ||
          key.rfind("workload.deadline", 0) == 0))
@@ -1041,6 +1085,23 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
           "{}: {} does not apply to workload.kind = \"rate_tasks\" (its jobs carry their own deadlines; its length "
           "is workload.duration_s)",
           e.where, key));
+    if (sc.workload_kind == Scenario::WorkloadKind::Synthetic && is_trace_key(key))
+      throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"trace\"", e.where, key));
+    if (sc.workload_kind != Scenario::WorkloadKind::Synthetic && is_synthetic_key(key))
+      throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"synthetic\"", e.where, key));
+    if (sc.workload_kind != Scenario::WorkloadKind::RateTasks && is_rate_tasks_key(key) &&
+        !(sc.workload_kind == Scenario::WorkloadKind::Rounds && is_rounds_key(key)))
+      throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"rate_tasks\"", e.where, key));
+    if (sc.workload_kind == Scenario::WorkloadKind::Rounds && is_trace_key(key))
+      throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"trace\"", e.where, key));
+    if (sc.workload_kind != Scenario::WorkloadKind::Rounds && is_rounds_key(key) &&
+        !(sc.workload_kind == Scenario::WorkloadKind::RateTasks && is_rate_tasks_key(key)))
+      throw ConfigError(fmt::format("{}: {} applies only to workload.kind = \"rounds\"", e.where, key));
+    if (sc.workload_kind != Scenario::WorkloadKind::Rounds && key == "run.expect_hiccup_free")
+      throw ConfigError(fmt::format("{}: run.expect_hiccup_free applies only to workload.kind = \"rounds\"", e.where));
+    if (sc.workload_kind == Scenario::WorkloadKind::Rounds && key == "run.requests")
+      throw ConfigError(fmt::format(
+          "{}: run.requests does not apply to workload.kind = \"rounds\" (its length is workload.rounds)", e.where));
     if (!sc.host.closed_loop && key == "workload.outstanding")
       throw ConfigError(fmt::format("{}: workload.outstanding applies only to workload.loop = \"closed\"", e.where));
     if (!sc.tracing && key.rfind("trace.", 0) == 0 && key != "trace.enabled")
@@ -1162,7 +1223,53 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
       throw ConfigError(fmt::format("{}: workload: {}", file, ex.what()));
     }
   } else if (sc.workload_kind == Scenario::WorkloadKind::RateTasks) {
+    if (auto it = entries.find("workload.placement");
+        it != entries.end() && it->second.node->value_or(std::string()) == "striped")
+      throw ConfigError(fmt::format(
+          "{}: workload.placement: expected one of auto, contiguous, random for workload.kind = \"rate_tasks\", "
+          "found 'striped'",
+          it->second.where));
     resolve_rate_tasks(sc, entries, file, where);
+  } else if (sc.workload_kind == Scenario::WorkloadKind::Rounds) {
+    if (auto it = entries.find("workload.placement"); it != entries.end()) {
+      const std::string p = it->second.node->value_or(std::string());
+      if (p != "random" && p != "striped")
+        throw ConfigError(fmt::format(
+            "{}: workload.placement: expected one of random, striped for workload.kind = \"rounds\", found '{}'",
+            it->second.where, p));
+    }
+    if (auto it = entries.find("workload.round_ms"); it != entries.end() && sc.rate_tasks.round_ms == 0)
+      throw ConfigError(fmt::format(
+          "{}: workload.round_ms: expected a number in (0, 3600000] for workload.kind = \"rounds\", found 0",
+          it->second.where));
+    // Rounds need arrival times and their own deadlines (each C-request's is its round's end).
+    if (sc.host.closed_loop)
+      throw ConfigError(
+          fmt::format("{}: workload.loop: expected \"open\" for workload.kind = \"rounds\" (C-requests "
+                      "arrive at round starts), found \"closed\"",
+                      where("workload.loop")));
+    if (sc.host.deadline.enabled())
+      throw ConfigError(
+          fmt::format("{}: workload.deadline: expected \"none\" for workload.kind = \"rounds\" (a "
+                      "C-request's deadline is its round's end), found \"{}\"",
+                      where("workload.deadline"), to_string(sc.host.deadline.kind)));
+    sc.rounds.seed = sc.seed;
+    sc.rounds.capacity_blocks = capacity;
+    try {
+      sc.rounds.validate();
+    } catch (const std::invalid_argument& ex) {
+      throw ConfigError(fmt::format("{}: workload: {}", file, ex.what()));
+    }
+    // A round policy's firmware.round_ms is the workload's round unless set (then they must agree).
+    if (policy_info && std::any_of(policy_info->params.begin(), policy_info->params.end(),
+                                   [](const PolicyParameter& p) { return p.name == "round_ms"; })) {
+      auto it = sc.policy_params.find("round_ms");
+      if (it == sc.policy_params.end())
+        sc.policy_params["round_ms"] = sc.rounds.round_ms;
+      else if (it->second != sc.rounds.round_ms)
+        throw ConfigError(fmt::format("{}: firmware.round_ms: expected workload.round_ms ({}), found {}",
+                                      where("firmware.round_ms"), sc.rounds.round_ms, it->second));
+    }
   } else {
     if (sc.trace.paths.empty())
       throw ConfigError(

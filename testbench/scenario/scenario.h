@@ -20,6 +20,7 @@
 #include "testbench/sim/host.h"
 #include "testbench/trace/trace_reader.h"
 #include "testbench/workload/rate_tasks.h"
+#include "testbench/workload/rounds.h"
 #include "testbench/workload/synthetic.h"
 #include "waveforms/tracer.h"
 
@@ -69,9 +70,10 @@ struct Scenario {
   bool has_measured_service_times() const {
     return workload_kind == WorkloadKind::Trace && trace.format == TraceFormat::Validate;
   }
-  enum class WorkloadKind { Synthetic, Trace, RateTasks } workload_kind = WorkloadKind::Synthetic;
+  enum class WorkloadKind { Synthetic, Trace, RateTasks, Rounds } workload_kind = WorkloadKind::Synthetic;
   HostParams host;
   SyntheticOptions synthetic;
+  RoundsOptions rounds;  ///< workload.kind = "rounds" (testbench/workload/rounds.h)
   TraceOptions trace;
   RateTasksScenario rate_tasks;  ///< workload.kind = "rate_tasks" (paper 004)
 
@@ -79,6 +81,8 @@ struct Scenario {
   std::uint64_t requests = 10000;     ///< synthetic: count; trace: limit (0 = whole trace)
   std::uint64_t warmup_requests = 0;  ///< completions excluded from summary metrics (still in requests.csv)
   bool store_payload = false;         ///< run.store_payload: the media store keeps every written byte
+  /// run.expect_hiccup_free (rounds workloads): a hiccup fails the run's checks (non-zero exit).
+  bool expect_hiccup_free = false;
 
   bool tracing = false;
   std::vector<TraceGroup> trace_groups;

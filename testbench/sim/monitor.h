@@ -90,7 +90,7 @@ class RunMonitor {
   RunMetrics metrics_;
   SaturationDetector saturation_;
   DeadlineChecker deadline_checker_;
-  std::optional<QosMetrics> qos_;    ///< a run with QoS vectors: metrics and the sfc_position column
+  std::optional<QosMetrics> qos_;  ///< a run with QoS vectors: metrics and the sfc_position column
   ServiceTimeDistribution simulated_times_;
   ServiceTimeDistribution measured_times_;
   std::atomic<int> write_errno_{0};  ///< errno of the first failed CSV write, 0 if none

@@ -24,6 +24,7 @@ const std::vector<std::string>& output_file_names() {
   static const std::vector<std::string> names = {"summary.json",
                                                  "requests.csv",
                                                  "response_histogram.csv",
+                                                 "rounds.csv",
                                                  "response_histogram.png",
                                                  "response_cdf.png",
                                                  "validation_cdf.csv",

@@ -13,6 +13,7 @@
 
 #include "firmware/rounds/wrr_scan.h"
 #include "testbench/metrics/rate_task_metrics.h"
+#include "testbench/metrics/rounds_checker.h"
 #include "testbench/sim/output_dir.h"
 #include "tlm_bus/sc/address_map.h"
 #include "tlm_bus/sc/time.h"
@@ -344,10 +345,13 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   std::unique_ptr<RunMonitor> monitor_owner;
   try {
     const std::optional<QosSpace> qos = qos_space_of(sc);
-    monitor_owner = std::make_unique<RunMonitor>(
-        csv.string(), sc.warmup_requests, expected, sc.progress,
-        sc.host.deadline.enabled() || sc.workload_kind == Scenario::WorkloadKind::RateTasks, qos ? &*qos : nullptr,
-        sc.has_measured_service_times());
+    // Rate-task and round workloads carry deadlines (job deadlines, each C-request's round end):
+    // requests.csv shows them.
+    monitor_owner = std::make_unique<RunMonitor>(csv.string(), sc.warmup_requests, expected, sc.progress,
+                                                 sc.host.deadline.enabled() ||
+                                                     sc.workload_kind == Scenario::WorkloadKind::RateTasks ||
+                                                     sc.workload_kind == Scenario::WorkloadKind::Rounds,
+                                                 qos ? &*qos : nullptr, sc.has_measured_service_times());
   } catch (const std::runtime_error& e) {
     forget_unwound_frames();
     throw OutputError(e.what());
@@ -366,12 +370,17 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
     o.stop = to_sc(sc.trace_stop);
     tracer = std::make_unique<Tracer>("tracer", o);
   }
+  // Round workloads: the hiccup checker and rounds.csv (testbench/metrics/rounds_checker.h).
+  std::unique_ptr<RoundsChecker> rounds;
+  if (sc.workload_kind == Scenario::WorkloadKind::Rounds)
+    rounds = std::make_unique<RoundsChecker>(sc.rounds.round_length(), sc.rounds.rounds);
   bool stopped = false;
   RateTaskMetrics rate_metrics(from_ms(sc.rate_tasks.options.duration_s * 1e3));
   const bool rate_tasks = sc.workload_kind == Scenario::WorkloadKind::RateTasks;
   Platform platform(
       sc, source,
-      [&monitor, &stopped, &rate_metrics, rate_tasks](const RequestRecord& r) {
+      [&monitor, &stopped, &rate_metrics, rate_tasks, &rounds](const RequestRecord& r) {
+        if (rounds) rounds->add(r);
         monitor.record(r);
         if (rate_tasks) rate_metrics.add(r);
         // A failed requests.csv write (disk full) dooms the run: stop now rather than at the end.
@@ -433,6 +442,12 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
                  {"media_errors", platform.host.media_errors()}};
   result.checks_passed = conservation.violations().count() == 0 &&
                          platform.host.integrity().violations().count() == 0 && platform.host.media_errors() == 0;
+  if (rounds) {
+    j["rounds"] = rounds->to_json();
+    j["checks"]["hiccups"] = rounds->hiccup_count();
+    j["checks"]["expect_hiccup_free"] = sc.expect_hiccup_free;
+    if (sc.expect_hiccup_free && rounds->hiccup_count() > 0) result.checks_passed = false;
+  }
   j["checks"]["passed"] = result.checks_passed;
   const BackingStore& store = platform.store();
   const BackingStore::Footprint fp = store.footprint();
@@ -473,6 +488,12 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
                   {"trace_extent_blocks", trace_stats.trace_extent_blocks}};
   }
   nlohmann::json files = {{"requests_csv", "requests.csv"}, {"response_histogram_csv", "response_histogram.csv"}};
+  if (rounds) {
+    std::ostringstream rc;
+    rounds->write_csv(rc);
+    write_file(out.stage("rounds.csv"), rc.str(), shown("rounds.csv"));
+    files["rounds_csv"] = "rounds.csv";
+  }
   // Histogram CSV and plots.
   const fs::path hist = out.stage("response_histogram.csv");
   {
@@ -513,9 +534,9 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
     files["validation_cdf_png"] = nullptr;
     if (sc.plots) {
       try {
-        gtkw::run_program({"/usr/bin/python3", plot_script("plot_validation.py"), cdf.string(),
-                           out.staging().string(), "--title", fmt::format("{} on {}", sc.policy, sc.device.preset),
-                           "--demerit", fmt::format("{}", j["validation"]["demerit_ms"].get<double>())});
+        gtkw::run_program({"/usr/bin/python3", plot_script("plot_validation.py"), cdf.string(), out.staging().string(),
+                           "--title", fmt::format("{} on {}", sc.policy, sc.device.preset), "--demerit",
+                           fmt::format("{}", j["validation"]["demerit_ms"].get<double>())});
         out.stage("validation_cdf.png");
         files["validation_cdf_png"] = "validation_cdf.png";
       } catch (const std::exception& e) {
@@ -569,6 +590,10 @@ RunResult run_scenario(const Scenario& sc) {
   } else if (sc.workload_kind == Scenario::WorkloadKind::RateTasks) {
     source = std::make_unique<RateTasksSource>(sc.rate_tasks.options);
     expected = sc.rate_tasks.options.expected_requests();
+  } else if (sc.workload_kind == Scenario::WorkloadKind::Rounds) {
+    source = std::make_unique<RoundsSource>(sc.rounds);
+    expected =
+        static_cast<std::uint64_t>((sc.rounds.streams + sc.rounds.lambda_d) * static_cast<double>(sc.rounds.rounds));
   } else {
     source = std::make_unique<SyntheticSource>(sc.synthetic);
     expected = sc.synthetic.requests;
@@ -628,9 +653,26 @@ std::string format_summary(const RunResult& r) {
   }
   if (j.contains("validation") && !j["validation"]["demerit_ms"].is_null()) {
     const nlohmann::json& v = j["validation"];
-    s += fmt::format("  validation   demerit {:.3f} ms over {} requests | measured mean {:.3f} ms | simulated mean {:.3f} ms\n",
-                     v["demerit_ms"].get<double>(), v["requests"].get<std::uint64_t>(),
-                     v["measured_mean_ms"].get<double>(), v["simulated_mean_ms"].get<double>());
+    s += fmt::format(
+        "  validation   demerit {:.3f} ms over {} requests | measured mean {:.3f} ms | simulated mean {:.3f} ms\n",
+        v["demerit_ms"].get<double>(), v["requests"].get<std::uint64_t>(), v["measured_mean_ms"].get<double>(),
+        v["simulated_mean_ms"].get<double>());
+  }
+  if (j.contains("rounds")) {
+    const nlohmann::json& rd = j["rounds"];
+    s +=
+        fmt::format("  rounds       {} of {} ms | {} C-requests, {} hiccups | D mean response {} ms, fairness {:.4f}\n",
+                    rd["rounds"].get<std::uint64_t>(), rd["round_ms"].get<double>(),
+                    rd["c_requests"].get<std::uint64_t>(), rd["hiccups"].get<std::uint64_t>(),
+                    num(rd["d_response_mean_ms"], "{:.3f}"), rd["d_fairness_index"].get<double>());
+    if (j["checks"]["expect_hiccup_free"].get<bool>() && rd["hiccups"].get<std::uint64_t>() > 0) {
+      const nlohmann::json& h = rd["first_hiccups"][0];
+      s += fmt::format(
+          "  FAILED: run.expect_hiccup_free = true but {} C-requests missed their round (first: stream {}, round {}, "
+          "{:.6f} ms late)\n",
+          rd["hiccups"].get<std::uint64_t>(), h["stream"].get<std::uint32_t>(), h["round"].get<std::uint64_t>(),
+          h["lateness_ms"].get<double>());
+    }
   }
   s += fmt::format("  checks       {}\n",
                    j["checks"]["passed"].get<bool>() ? "passed (conservation, data integrity)" : "FAILED");

@@ -5,7 +5,8 @@
 #   2. its JUnit report validates against the Jenkins xunit schema shipped in
 #      testbench/tests/data/junit/ (xmllint);
 #   3. the suite covers every device preset and every policy that `drivevp keys` lists, each with
-#      a synthetic workload (rate_tasks for WRR-SCAN), and replays at least one shipped trace — so a new preset or policy
+#      a generated workload (synthetic; rate_tasks for WRR-SCAN; a round workload for paper 003's
+#      round schedulers), and replays at least one shipped trace — so a new preset or policy
 #      fails here until the suite has a case for it.
 #
 # Usage: test_smoke.sh DRIVEVP_BINARY SOURCE_DIR
@@ -59,11 +60,12 @@ for p in $presets; do
   # shellcheck disable=SC2086
   grep -q "^preset = '$p'" $synthetic || fail "no synthetic case on device preset $p"
 done
-# A generated workload: synthetic, or rate_tasks for the WRR-SCAN policies of paper 004.
-generated=$(grep -l "^kind = '\(synthetic\|rate_tasks\)'" "$work"/out/cases/*/scenario.toml || true)
+# A generated workload: synthetic, rate_tasks for the WRR-SCAN policies of paper 004, or rounds for
+# paper 003's round schedulers.
+generated=$(grep -l "^kind = '\(synthetic\|rate_tasks\|rounds\)'" "$work"/out/cases/*/scenario.toml || true)
 for p in $policies; do
   # shellcheck disable=SC2086
-  grep -q "^policy = '$p'" $generated || fail "no synthetic (or rate_tasks) case under policy $p"
+  grep -q "^policy = '$p'" $generated || fail "no synthetic (or rate_tasks, or rounds) case under policy $p"
 done
 grep -q "^kind = 'trace'" "$work"/out/cases/*/scenario.toml || fail "no trace replay case"
 echo "$me: pass ($cases cases; presets: $(echo $presets); policies: $(echo $policies))"

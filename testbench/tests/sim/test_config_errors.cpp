@@ -99,7 +99,7 @@ TEST_CASE("sim: Unknown keys are errors in every section", "[sim][config]") {
   }
   CHECK(config_error("[run]\nseeds = 1\n") ==
         "FILE:2: unknown key 'run.seeds'; allowed: run.seed, run.requests, run.warmup_requests, run.check_data, "
-        "run.store_payload, run.progress");
+        "run.store_payload, run.progress, run.expect_hiccup_free");
   CHECK(config_error("[trace]\nenable = true\n") ==
         "FILE:2: unknown key 'trace.enable'; allowed: trace.enabled, trace.groups, trace.start, trace.stop, "
         "trace.fst");
@@ -163,9 +163,10 @@ TEST_CASE("sim: Bad choices are errors listing the choices", "[sim][config]") {
   CHECK(config_error("[firmware]\npolicy = \"fifo\"\n") ==
         "FILE:2: firmware.policy: expected " + policy_list() + ", found 'fifo'");
   CHECK(config_error("[device]\npreset = \"hp97561\"\n") ==
-        "FILE:2: device.preset: expected one of hp97560, disk003, mems_g1, mems_g2, mems_g3, found 'hp97561'");
+        "FILE:2: device.preset: expected one of hp97560, disk003, disk003_projected, mems_g1, mems_g2, mems_g3, found "
+        "'hp97561'");
   CHECK(config_error("[workload]\nkind = \"replay\"\n") ==
-        "FILE:2: workload.kind: expected one of synthetic, trace, rate_tasks, found 'replay'");
+        "FILE:2: workload.kind: expected one of synthetic, trace, rate_tasks, rounds, found 'replay'");
   CHECK(config_error("[workload]\nloop = \"half\"\n") ==
         "FILE:2: workload.loop: expected one of open, closed, found 'half'");
   CHECK(config_error("[workload]\nkind = \"synthetic\"\naddress = \"normal\"\n") ==

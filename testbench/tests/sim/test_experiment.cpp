@@ -170,7 +170,9 @@ TEST_CASE("experiment: bad files are errors naming the file, line, key, what is 
   CHECK(experiment_error(b + "[axes]\n\"firmware.policy\" = [\"fcfs\", \"fifo\"]\n") ==
         "FILE:11: firmware.policy: expected one of fcfs, sstf, scan, look, cscan, clook, sptf, aged_sptf, noop, "
         "deadline, anticipatory, cfq, bfq, nstep_scan, fscan, edf, scan_edf, parallel_deadline, sfc, psptf, pasptf, "
-        "zsptf, zscan_psptf, zpsptf, wrr_scan_r, wrr_scan_c, wrr_scan_ca, found 'fifo'");
+        "zsptf, zscan_psptf, zpsptf, wrr_scan_r, wrr_scan_c, wrr_scan_ca, tps_scan_scan, tps_scan_scan_ci_opt, "
+        "ops_famish, ops_scan_ci_sptf, ops_scan_ci_opt, ops_scan_clust_req, ops_scan_clust_cyl, sptf_glitch_guard, "
+        "found 'fifo'");
   CHECK(experiment_error(b + "[axes]\n\"firmware.polcy\" = [\"fcfs\"]\n") ==
         "FILE:11: unknown key 'firmware.polcy': policy 'sptf' accepts firmware.policy, firmware.queue_depth");
   CHECK(experiment_error(b + "[sweep]\nx = 1\n") ==
@@ -202,7 +204,8 @@ TEST_CASE("experiment: bad files are errors naming the file, line, key, what is 
         "'nowhere.toml'");
   CHECK(experiment_error(b + "p99 = \"response_p99_ms\"\n") ==
         "FILE:10: metrics.p99: expected a path under one of metrics, requests, checks, saturation, trace, memory, "
-        "simulated_time_ms, deadlines, energy, sfc, rate_tasks, validation (see summary.json), found 'response_p99_ms'");
+        "simulated_time_ms, deadlines, energy, sfc, rate_tasks, rounds, "
+        "validation (see summary.json), found 'response_p99_ms'");
   const std::string axes = "[axes]\n\"firmware.policy\" = [\"fcfs\", \"sptf\"]\n\"workload.rate_per_s\" = [10, 20]\n";
   CHECK(experiment_error(b + axes + "[[figures]]\nname = \"f\"\nx = \"workload.rate_per_s\"\ny = \"mean_ms\"\n") ==
         "FILE:13: figures.f: expected every axis with several values to be the figure's x, series or panels, "

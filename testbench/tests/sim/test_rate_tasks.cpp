@@ -67,8 +67,12 @@ TEST_CASE("sim: rate_tasks keys are validated and apply only to their workload",
   const std::string ok = rate_scenario(dir, "wrr_scan_c", kJustPasses);
   CHECK(load_error(dir, ok) == "<no error>");
   CHECK(load_error(dir, ok, {"workload.placement=\"diagonal\""}) ==
-        "--set workload.placement=\"diagonal\": workload.placement: expected one of auto, contiguous, random, found "
+        "--set workload.placement=\"diagonal\": workload.placement: expected one of auto, contiguous, random, striped, "
+        "found "
         "'diagonal'");
+  CHECK(load_error(dir, ok, {"workload.placement=\"striped\""}) ==
+        "--set workload.placement=\"striped\": workload.placement: expected one of auto, contiguous, random for "
+        "workload.kind = \"rate_tasks\", found 'striped'");
   CHECK(load_error(dir, ok, {"workload.block_bytes=1000"}) ==
         "--set workload.block_bytes=1000: workload.block_bytes: expected a multiple of 512 in [512, 1048576], found "
         "1000");

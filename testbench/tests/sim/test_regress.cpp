@@ -384,7 +384,9 @@ TEST_CASE("regress: Bad suite files give file:line, key, what was expected and w
   CHECK(suite_error("[suite]\nscenario = \"base.toml\"\n" + ok_case + "set = { \"firmware.policy\" = \"fifo\" }\n") ==
         "FILE:5: firmware.policy: expected one of fcfs, sstf, scan, look, cscan, clook, sptf, aged_sptf, noop, "
         "deadline, anticipatory, cfq, bfq, nstep_scan, fscan, edf, scan_edf, parallel_deadline, sfc, psptf, pasptf, "
-        "zsptf, zscan_psptf, zpsptf, wrr_scan_r, wrr_scan_c, wrr_scan_ca, found 'fifo' "
+        "zsptf, zscan_psptf, zpsptf, wrr_scan_r, wrr_scan_c, wrr_scan_ca, tps_scan_scan, tps_scan_scan_ci_opt, "
+        "ops_famish, ops_scan_ci_sptf, ops_scan_ci_opt, ops_scan_clust_req, ops_scan_clust_cyl, sptf_glitch_guard, "
+        "found 'fifo' "
         "(in case 'a' at FILE:3)");
   // Nested tables in `set` are dotted keys too; the suite's inline sections apply to every case.
   CHECK(suite_error(head + "[firmware]\nqueue_depth = 0\n" + ok_case) ==

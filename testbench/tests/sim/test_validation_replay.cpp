@@ -46,7 +46,8 @@ TEST_CASE("sim: a validate trace is issued each gap after the previous completio
   const auto j = nlohmann::json::parse(read_text(dir / "out" / "summary.json"));
   const auto& v = j.at("validation");
   CHECK(v.at("requests") == 4);
-  CHECK(v.at("measured_mean_ms").get<double>() == Catch::Approx((14.09537 + 1.41427 + 17.221 + 9.0) / 4).epsilon(1e-12));
+  CHECK(v.at("measured_mean_ms").get<double>() ==
+        Catch::Approx((14.09537 + 1.41427 + 17.221 + 9.0) / 4).epsilon(1e-12));
   CHECK(v.at("demerit_ms").get<double>() > 0.0);
 }
 
@@ -76,9 +77,10 @@ TEST_CASE("sim: a validate trace needs a closed loop with one request outstandin
     (void)load_scenario((dir / "s.toml").string(), {});
     FAIL("no ConfigError");
   } catch (const ConfigError& e) {
-    CHECK_THAT(std::string(e.what()),
-               Catch::Matchers::ContainsSubstring(
-                   "workload.format = \"validate\": expected workload.loop = \"closed\" with workload.outstanding = "
-                   "1 (the trace's gaps follow completions), found workload.loop = \"open\", workload.outstanding = 1"));
+    CHECK_THAT(
+        std::string(e.what()),
+        Catch::Matchers::ContainsSubstring(
+            "workload.format = \"validate\": expected workload.loop = \"closed\" with workload.outstanding = "
+            "1 (the trace's gaps follow completions), found workload.loop = \"open\", workload.outstanding = 1"));
   }
 }

@@ -20,8 +20,8 @@ TEST_CASE("demerit: DiskSim's bucket edges grow by 1 us plus 1 %", "[demerit]") 
   CHECK(ServiceTimeDistribution::edge_us(0) == 0);
   CHECK(ServiceTimeDistribution::edge_us(1) == 1);
   CHECK(ServiceTimeDistribution::edge_us(100) == 100);
-  CHECK(ServiceTimeDistribution::edge_us(101) == 102);   // 100 + 1 + 1
-  CHECK(ServiceTimeDistribution::edge_us(102) == 104);   // 102 + 1 + 1
+  CHECK(ServiceTimeDistribution::edge_us(101) == 102);  // 100 + 1 + 1
+  CHECK(ServiceTimeDistribution::edge_us(102) == 104);  // 102 + 1 + 1
   std::uint64_t e = 0;
   for (std::size_t k = 0; k < ServiceTimeDistribution::kBuckets; ++k) {
     REQUIRE(ServiceTimeDistribution::edge_us(k) == e);

@@ -91,9 +91,9 @@ Time ps(std::int64_t v) { return Time{v}; }
 }  // namespace
 
 TEST_CASE("trace format and capacity policy names round-trip", "[trace]") {
-  for (const auto f : {TraceFormat::Auto, TraceFormat::DiskSim, TraceFormat::Spc, TraceFormat::Msr, TraceFormat::Fio,
-                       TraceFormat::Blkparse, TraceFormat::Ftrace, TraceFormat::SsdSim, TraceFormat::MqSim,
-                       TraceFormat::Validate}) {
+  for (const auto f :
+       {TraceFormat::Auto, TraceFormat::DiskSim, TraceFormat::Spc, TraceFormat::Msr, TraceFormat::Fio,
+        TraceFormat::Blkparse, TraceFormat::Ftrace, TraceFormat::SsdSim, TraceFormat::MqSim, TraceFormat::Validate}) {
     REQUIRE(parse_trace_format(to_string(f)) == f);
   }
   CHECK(to_string(TraceFormat::Validate) == "validate");
@@ -891,7 +891,8 @@ TEST_CASE("DiskSim validate: malformed lines name the field", "[trace]") {
              Catch::Matchers::EndsWith(":1: expected a direction R or W, found 'X'"));
   CHECK_THAT(error_of("v3.trace", "R 7 10 2 1.5 3\n", TraceFormat::Validate),
              Catch::Matchers::EndsWith(":1: expected a buffer action word (Hit, Miss, Doub, Trip), found '7'"));
-  CHECK_THAT(error_of("v4.trace", "R Hit 10 0 1.5 3\n", TraceFormat::Validate), Catch::Matchers::ContainsSubstring(":1: expected"));
+  CHECK_THAT(error_of("v4.trace", "R Hit 10 0 1.5 3\n", TraceFormat::Validate),
+             Catch::Matchers::ContainsSubstring(":1: expected"));
   CHECK_THAT(error_of("v5.trace", "R Hit 10 2 -1.5 3\n", TraceFormat::Validate),
              Catch::Matchers::EndsWith(
                  ":1: expected a measured service time in microseconds (a non-negative decimal below 1000 s), found "

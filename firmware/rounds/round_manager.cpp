@@ -1,0 +1,102 @@
+#include "firmware/rounds/round_manager.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace drivevp {
+
+RoundManager::RoundManager(Time round_length, Time guard) : length_(round_length), guard_(guard) {
+  if (length_ <= Time{0}) throw std::invalid_argument("round manager: the round length must be > 0");
+  if (guard_ < Time{0} || guard_ >= length_)
+    throw std::invalid_argument("round manager: the guard must be in [0, round length)");
+}
+
+std::uint64_t RoundManager::round_of(const Command& c) const {
+  if (is_continuous(c) && c.deadline != kNoDeadline) {
+    const std::uint64_t r = round_at(c.deadline);
+    return r == 0 ? 0 : r - 1 + (c.deadline.count() % length_.count() != 0 ? 1 : 0);
+  }
+  return round_at(c.arrival);
+}
+
+RoundManager::Step RoundManager::predict(const Predictor& predictor, const MediaPosition& from, Time start,
+                                         const Command& c) {
+  const auto* disk = dynamic_cast<const DiskPredictor*>(&predictor);
+  if (!disk) throw std::invalid_argument("round manager: the round policies need a disk's predictor");
+  const Prediction p = disk->predict(DiskPredictor::head_of(from), start, c.lbn, c.op);
+  const DiskGeometry& g = disk->geometry();
+  const PhysicalAddress a = p.target;
+  const PhysicalAddress b = g.locate(c.end_lbn() - 1);
+  const std::uint64_t tracks =
+      (std::uint64_t{b.cylinder} * g.heads() + b.head) - (std::uint64_t{a.cylinder} * g.heads() + a.head);
+  const std::uint64_t cylinders = b.cylinder - a.cylinder;
+  const std::uint64_t sectors = c.blocks + (tracks - cylinders) * g.track_skew() + cylinders * g.cylinder_skew();
+  const Time sector{disk->rotation_period().count() / g.sectors_per_track(a.cylinder)};
+  Step s;
+  s.positioning = p.positioning();
+  s.finish = start + p.access() + Time{sector.count() * static_cast<std::int64_t>(sectors)};
+  s.end = DiskPredictor::position_of({b.cylinder, b.head});
+  return s;
+}
+
+Time RoundManager::finish_of(const SchedulingContext& ctx, const Command* first, const std::vector<Command>& sequence) {
+  Time t = ctx.now;
+  MediaPosition at = ctx.position;
+  bool started = false;
+  auto step = [&](const Command& c) {
+    const Step s = predict(*ctx.predictor, at, started ? t + gap(*ctx.predictor) : t, c);
+    t = s.finish;
+    at = s.end;
+    started = true;
+  };
+  if (first) step(*first);
+  for (const Command& c : sequence) step(c);
+  return started ? t : ctx.now;
+}
+
+namespace {
+
+struct Search {
+  const SchedulingContext& ctx;
+  const std::vector<Command>& items;
+  std::vector<std::size_t> order, best;
+  std::vector<bool> used;
+  Time best_finish = Time::max();
+
+  void go(Time t, const MediaPosition& at, bool started) {
+    if (order.size() == items.size()) {
+      if (t < best_finish) {  // strict: the first (lexicographically smallest) order wins a tie
+        best_finish = t;
+        best = order;
+      }
+      return;
+    }
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (used[i]) continue;
+      const RoundManager::Step s =
+          RoundManager::predict(*ctx.predictor, at, started ? t + RoundManager::gap(*ctx.predictor) : t, items[i]);
+      if (s.finish > best_finish) continue;  // bound: cannot become strictly better
+      used[i] = true;
+      order.push_back(i);
+      go(s.finish, s.end, true);
+      order.pop_back();
+      used[i] = false;
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<Command> optimal_order(const SchedulingContext& ctx, std::vector<Command> cluster) {
+  if (cluster.size() > 8) throw std::invalid_argument("optimal_order: at most 8 requests (8! orders)");
+  if (cluster.size() <= 1) return cluster;
+  std::sort(cluster.begin(), cluster.end(), [](const Command& a, const Command& b) { return a.id < b.id; });
+  Search s{ctx, cluster, {}, {}, std::vector<bool>(cluster.size(), false)};
+  s.go(ctx.now, ctx.position, false);
+  std::vector<Command> out;
+  out.reserve(cluster.size());
+  for (std::size_t i : s.best) out.push_back(cluster[i]);
+  return out;
+}
+
+}  // namespace drivevp
