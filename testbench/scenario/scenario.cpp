@@ -554,6 +554,10 @@ std::vector<KeySpec> build_schema() {
   add("workload.streams", "integer", "[0, 10000]",
       "rounds: N, continuous streams, one C-request each per round (003: 25, 35)",
       [](const toml::node& n, Scenario& sc) { sc.rounds.streams = static_cast<std::uint32_t>(get_int(n, 0, 10000)); });
+  add("workload.streams_path", "string", "an existing TOML file of [[stream]] tables",
+      "rounds: the streams, one [[stream]] table each with optional fragment_bytes (a constant fragment size) and "
+      "start_block (fragments back to back from there); their number is N (testbench/workload/rounds.h)",
+      [](const toml::node& n, Scenario& sc) { sc.streams_path = get_string(n); });
   add("workload.rounds", "integer", "[1, 10000000]", "rounds: rounds to simulate (003 §3.1: 40,000 per run)",
       [](const toml::node& n, Scenario& sc) {
         sc.rounds.rounds = static_cast<std::uint64_t>(get_int(n, 1, 10'000'000));
@@ -836,11 +840,17 @@ void resolve_rate_tasks(Scenario& sc, const std::map<std::string, Entry>& entrie
 }
 
 bool is_rounds_key(const std::string& k) {
-  static const std::vector<std::string> keys = {
-      "workload.streams",           "workload.round_ms",      "workload.rounds",
-      "workload.lambda_d",          "workload.fragment_size", "workload.fragment_mean_bytes",
-      "workload.fragment_sd_bytes", "workload.placement",     "workload.d_mean_bytes",
-      "workload.d_sd_bytes"};
+  static const std::vector<std::string> keys = {"workload.streams",
+                                                "workload.round_ms",
+                                                "workload.rounds",
+                                                "workload.streams_path",
+                                                "workload.lambda_d",
+                                                "workload.fragment_size",
+                                                "workload.fragment_mean_bytes",
+                                                "workload.fragment_sd_bytes",
+                                                "workload.placement",
+                                                "workload.d_mean_bytes",
+                                                "workload.d_sd_bytes"};
   return std::find(keys.begin(), keys.end(), k) != keys.end();
 }
 
@@ -1253,6 +1263,20 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
           fmt::format("{}: workload.deadline: expected \"none\" for workload.kind = \"rounds\" (a "
                       "C-request's deadline is its round's end), found \"{}\"",
                       where("workload.deadline"), to_string(sc.host.deadline.kind)));
+    if (!sc.streams_path.empty()) {
+      if (sc.streams_path[0] != '/') sc.streams_path = sc.base_dir + "/" + sc.streams_path;
+      try {
+        sc.rounds.stream_specs = read_stream_list(sc.streams_path);
+      } catch (const std::invalid_argument& ex) {
+        throw ConfigError(fmt::format("{}: workload.streams_path: {}", where("workload.streams_path"), ex.what()));
+      }
+      const auto n = static_cast<std::uint32_t>(sc.rounds.stream_specs.size());
+      if (entries.count("workload.streams") && sc.rounds.streams != n)
+        throw ConfigError(fmt::format(
+            "{}: workload.streams: expected {} (the streams listed in workload.streams_path) or unset, found {}",
+            where("workload.streams"), n, sc.rounds.streams));
+      sc.rounds.streams = n;
+    }
     sc.rounds.seed = sc.seed;
     sc.rounds.capacity_blocks = capacity;
     try {

@@ -74,6 +74,8 @@ struct Scenario {
   HostParams host;
   SyntheticOptions synthetic;
   RoundsOptions rounds;  ///< workload.kind = "rounds" (testbench/workload/rounds.h)
+  /// workload.streams_path: a stream list (read_stream_list), relative to the scenario file; empty: none.
+  std::string streams_path;
   TraceOptions trace;
   RateTasksScenario rate_tasks;  ///< workload.kind = "rate_tasks" (paper 004)
 

@@ -1,9 +1,12 @@
 #include "testbench/workload/rounds.h"
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 namespace drivevp {
 
@@ -46,9 +49,68 @@ void RoundsOptions::validate() const {
         "rounds workload: striped placement needs at least 8192 blocks (4 MiB, the largest fragment) per stream; "
         "{} streams on {} blocks leave {}",
         streams, capacity_blocks, capacity_blocks / streams));
+  if (!stream_specs.empty() && stream_specs.size() != streams)
+    throw std::invalid_argument(fmt::format("rounds workload: the stream list has {} streams, workload.streams says {}",
+                                            stream_specs.size(), streams));
+  for (std::size_t i = 0; i < stream_specs.size(); ++i)
+    if (stream_specs[i].start_block && *stream_specs[i].start_block >= capacity_blocks)
+      throw std::invalid_argument(fmt::format(
+          "rounds workload: stream {}: start_block: expected a block below the capacity of {} blocks, found {}", i + 1,
+          capacity_blocks, *stream_specs[i].start_block));
   const double last_ps = static_cast<double>(rounds) * round_ms * 1e9;
   check(last_ps <= static_cast<double>(kMaxArrival.count()) / 2, "rounds x round_ms",
         "at most half the simulated-time limit (26.7 days)", static_cast<double>(rounds) * round_ms);
+}
+
+std::vector<StreamSpec> read_stream_list(const std::string& path) {
+  if (!std::filesystem::is_regular_file(path))
+    throw std::invalid_argument(
+        fmt::format("{}: expected an existing TOML file of [[stream]] tables, found none", path));
+  toml::table root;
+  try {
+    root = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    throw std::invalid_argument(
+        fmt::format("{}:{}: expected TOML, found a syntax error: {}", path, e.source().begin.line, e.description()));
+  }
+  for (auto&& [k, v] : root)
+    if (k.str() != "stream")
+      throw std::invalid_argument(
+          fmt::format("{}:{}: expected only [[stream]] tables, found key '{}'", path, v.source().begin.line, k.str()));
+  const toml::array* list = root["stream"].as_array();
+  if (!list || list->empty())
+    throw std::invalid_argument(fmt::format("{}: expected [[stream]] tables, found none", path));
+  if (list->size() > 10000)
+    throw std::invalid_argument(fmt::format("{}: expected at most 10000 streams, found {}", path, list->size()));
+  std::vector<StreamSpec> specs;
+  for (const toml::node& entry : *list) {
+    const toml::table* t = entry.as_table();
+    if (!t)
+      throw std::invalid_argument(fmt::format("{}:{}: expected a [[stream]] table", path, entry.source().begin.line));
+    StreamSpec spec;
+    for (auto&& [k, v] : *t) {
+      const std::string key(k.str());
+      const auto line = v.source().begin.line;
+      const std::optional<std::int64_t> n = v.value_exact<std::int64_t>();
+      if (key == "fragment_bytes") {
+        if (!n || *n < static_cast<std::int64_t>(kBlockBytes) || *n > static_cast<std::int64_t>(kMaxBytes))
+          throw std::invalid_argument(
+              fmt::format("{}:{}: stream.fragment_bytes: expected an integer in [512, 4194304], found {}", path, line,
+                          n ? std::to_string(*n) : std::string("a non-integer")));
+        spec.fragment_bytes = static_cast<std::uint32_t>(*n);
+      } else if (key == "start_block") {
+        if (!n || *n < 0)
+          throw std::invalid_argument(fmt::format("{}:{}: stream.start_block: expected an integer >= 0, found {}", path,
+                                                  line, n ? std::to_string(*n) : std::string("a non-integer")));
+        spec.start_block = static_cast<std::uint64_t>(*n);
+      } else {
+        throw std::invalid_argument(fmt::format(
+            "{}:{}: expected a stream key (fragment_bytes, start_block), found 'stream.{}'", path, line, key));
+      }
+    }
+    specs.push_back(spec);
+  }
+  return specs;
 }
 
 namespace {
@@ -103,7 +165,8 @@ RoundsOptions validated(RoundsOptions o) {
 RoundsSource::RoundsSource(RoundsOptions options)
     : options_(validated(std::move(options))), fragments_(fragment_options(options_)) {
   if (options_.lambda_d > 0) discrete_.emplace(discrete_options(options_));
-  if (options_.placement == FragmentPlacement::Striped) stripe_next_.assign(options_.streams, ~std::uint64_t{0});
+  if (options_.placement == FragmentPlacement::Striped || !options_.stream_specs.empty())
+    stripe_next_.assign(options_.streams, ~std::uint64_t{0});
 }
 
 bool RoundsSource::next_continuous(SourceRequest& out) {
@@ -115,7 +178,16 @@ bool RoundsSource::next_continuous(SourceRequest& out) {
   c.deadline = c.arrival + t;
   c.stream = stream_ + 1;
   c.cls = RequestClass::Continuous;
-  if (options_.placement == FragmentPlacement::Striped) {
+  const StreamSpec* spec = options_.stream_specs.empty() ? nullptr : &options_.stream_specs[stream_];
+  if (spec && spec->fragment_bytes > 0)  // the size is still drawn, so the other streams' draws do not move
+    c.blocks = static_cast<std::uint32_t>(std::max(1.0, std::round(to_blocks(spec->fragment_bytes))));
+  if (spec && spec->start_block) {
+    std::uint64_t& next = stripe_next_[stream_];
+    if (next == ~std::uint64_t{0}) next = *spec->start_block;
+    if (next + c.blocks > options_.capacity_blocks) next = 0;
+    c.lbn = next;
+    next += c.blocks;
+  } else if (options_.placement == FragmentPlacement::Striped) {
     const std::uint64_t region = options_.capacity_blocks / options_.streams;
     const std::uint64_t first = region * stream_;
     std::uint64_t& next = stripe_next_[stream_];

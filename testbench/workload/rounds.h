@@ -46,6 +46,25 @@ enum class FragmentSize { Gamma, Constant };
 std::string to_string(FragmentPlacement p);
 std::string to_string(FragmentSize s);
 
+/// One stream of a stream list (workload.streams_path, read_stream_list()): what it overrides of
+/// the workload's per-stream defaults.
+struct StreamSpec {
+  /// Every fragment of the stream has this many bytes (rounded to 512 B blocks like drawn sizes);
+  /// 0: drawn from the workload's fragment-size distribution. [512, 4194304] when set.
+  std::uint32_t fragment_bytes = 0;
+  /// The stream's fragments lie back to back from this block (wrapping to block 0 when a fragment
+  /// would run past the capacity), whatever workload.placement says; unset: workload.placement.
+  std::optional<std::uint64_t> start_block;
+};
+
+/// Reads a stream list: a TOML file of `[[stream]]` tables with the optional keys
+/// `fragment_bytes` (integer, [512, 4194304]) and `start_block` (integer >= 0), one table per
+/// stream, in stream order (stream k = table k, numbered from 1). Throws std::invalid_argument
+/// "<path>:<line>: expected ..., found ..." for a syntax error, an unknown key, a value out of
+/// range, or a file with no [[stream]] table (start_block is checked against the capacity by
+/// RoundsOptions::validate()).
+std::vector<StreamSpec> read_stream_list(const std::string& path);
+
 /// Options of a round workload (scenario keys workload.*; docs/user-guide.md).
 struct RoundsOptions {
   std::uint32_t streams = 25;  ///< N, continuous streams (C-requests per round), [0, 10000]; 003 §3.3: 25
@@ -59,6 +78,9 @@ struct RoundsOptions {
   double d_mean_bytes = 70000.0;  ///< D mean, bytes, [512, 4 MiB]; 003 Table 2
   double d_sd_bytes = 20000.0;    ///< D standard deviation, bytes, [0, 4 MiB]; 003 Table 2
   double read_fraction = 1.0;     ///< probability that a request is a read, [0, 1] (a media server reads)
+  /// Per-stream overrides from a stream list (workload.streams_path); empty: none. When set it has
+  /// exactly `streams` entries.
+  std::vector<StreamSpec> stream_specs;
   std::uint64_t seed = 1;
   std::uint64_t capacity_blocks = 0;  ///< device capacity in blocks, > 0
 

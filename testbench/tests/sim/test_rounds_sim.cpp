@@ -186,6 +186,19 @@ TEST_CASE("sim: bad round keys are refused before anything runs, naming the key"
   CHECK_THAT(error_of(ok, {"firmware.round_ms=500"}),
              ContainsSubstring("firmware.round_ms: expected workload.round_ms (1000), found 500"));
   CHECK_THAT(error_of(ok, {"firmware.cluster_max=6"}), ContainsSubstring("unknown key 'firmware.cluster_max'"));
+  // A stream list (workload.streams_path) gives N; a different workload.streams is an error.
+  write_text(dir / "streams.toml", "[[stream]]\nfragment_bytes = 65536\n\n[[stream]]\nstart_block = 1000\n");
+  CHECK_THAT(error_of(ok, {"workload.streams_path=\"streams.toml\""}),
+             ContainsSubstring("workload.streams: expected 2 (the streams listed in workload.streams_path) or unset, "
+                               "found 25"));
+  std::string listed = ok;
+  listed.replace(listed.find("streams = 25\n"), 13, "streams_path = \"streams.toml\"\n");
+  CHECK(error_of(listed) == "no error");
+  CHECK_THAT(error_of(listed, {"workload.streams_path=\"missing.toml\""}),
+             ContainsSubstring("missing.toml: expected an existing TOML file of [[stream]] tables, found none"));
+  write_text(dir / "bad.toml", "[[stream]]\nfragment_bytes = 1\n");
+  CHECK_THAT(error_of(listed, {"workload.streams_path=\"bad.toml\""}),
+             ContainsSubstring("bad.toml:2: stream.fragment_bytes: expected an integer in [512, 4194304], found 1"));
   CHECK_THAT(error_of(synthetic_scenario("sptf", "", ""), {"workload.lambda_d=3"}),
              ContainsSubstring("workload.lambda_d applies only to workload.kind = \"rounds\""));
   CHECK_THAT(error_of(synthetic_scenario("sptf", "", ""), {"run.expect_hiccup_free=true"}),
