@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
 #include <tuple>
 #include <vector>
+
+#include <unistd.h>
 
 #include "firmware/disk_predictor.h"
 #include "firmware/policy.h"
@@ -335,7 +338,9 @@ TEST_CASE("rate_tasks: generated sets and task files", "[wrr][workload]") {
     CHECK(s.release_ms < s.period_ms);
     CHECK(s.buffer_blocks >= 1);
   }
-  const std::string path = "/tmp/drivevp-wrr-tasks-test.toml";
+  // A per-process file in the system's temporary directory (TMPDIR), not a fixed machine path.
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("drivevp-wrr-tasks-" + std::to_string(::getpid()) + ".toml")).string();
   auto write = [&](const std::string& text) { std::ofstream(path) << text; };
   write(
       "[[task]]\nbuffer_bytes = 12288\nrate_bytes_per_s = 12288\nrelease_ms = 5\n[[task]]\nid = 9\n"
