@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "source_paths.h"                  // generated: DRIVEVP_DATA_DIR, DRIVEVP_SOURCE_DIR
 #include "testbench/experiment/regress.h"  // find_path
 #include "testbench/trace/trace_reader.h"  // printable_text
 

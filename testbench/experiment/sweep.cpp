@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "source_paths.h"  // generated: DRIVEVP_DATA_DIR, DRIVEVP_SOURCE_DIR
 #include "testbench/experiment/experiment.h"
 #include "testbench/experiment/results.h"
 #include "testbench/experiment/runner.h"

@@ -17,6 +17,7 @@
 #include "hw_models/disk/disk_keys.h"
 #include "hw_models/mems/mems_keys.h"
 #include "hw_models/mems/mems_layout.h"
+#include "source_paths.h"                         // generated: DRIVEVP_DATA_DIR, DRIVEVP_SOURCE_DIR
 #include "testbench/scenario/default_scenario.h"  // generated from configs/default.toml
 
 namespace drivevp {

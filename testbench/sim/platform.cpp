@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "firmware/rounds/wrr_scan.h"
+#include "source_paths.h"  // generated: DRIVEVP_DATA_DIR, DRIVEVP_SOURCE_DIR
 #include "testbench/metrics/rate_task_metrics.h"
 #include "testbench/metrics/rounds_checker.h"
 #include "testbench/sim/output_dir.h"

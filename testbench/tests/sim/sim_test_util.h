@@ -25,6 +25,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "drivevp_binary.h"  // generated: DRIVEVP_BINARY
 #include "testbench/scenario/scenario.h"
 #include "testbench/sim/platform.h"
 

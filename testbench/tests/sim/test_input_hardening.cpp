@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim_test_util.h"
+#include "source_paths.h"  // generated: DRIVEVP_DATA_DIR, DRIVEVP_SOURCE_DIR
 
 namespace drivevp {
 namespace {

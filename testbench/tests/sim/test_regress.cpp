@@ -15,6 +15,7 @@
 #include <pugixml.hpp>
 
 #include "sim_test_util.h"
+#include "source_paths.h"  // generated: DRIVEVP_DATA_DIR, DRIVEVP_SOURCE_DIR
 #include "testbench/experiment/regress.h"
 #include "testbench/experiment/results.h"
 

@@ -13,6 +13,7 @@
 
 #include <unistd.h>
 
+#include "source_paths.h"  // generated: DRIVEVP_DATA_DIR, DRIVEVP_SOURCE_DIR
 #include "testbench/metrics/deadline_checker.h"
 #include "testbench/trace/trace_reader.h"
 #include "testbench/workload/deadline.h"

@@ -17,6 +17,7 @@
 
 #include <unistd.h>
 
+#include "source_paths.h"  // generated: DRIVEVP_DATA_DIR, DRIVEVP_SOURCE_DIR
 #include "testbench/trace/trace_reader.h"
 
 using namespace drivevp;
