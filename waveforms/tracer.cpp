@@ -18,6 +18,8 @@ const char* to_string(TraceGroup g) {
       return "host";
     case TraceGroup::Sled:
       return "sled";
+    case TraceGroup::Rounds:
+      return "rounds";
   }
   return "?";
 }

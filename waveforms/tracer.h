@@ -17,9 +17,11 @@
 namespace drivevp {
 
 /// Waveform signal groups (scenario key trace.groups). Sled: the MEMS device's sled (X/Y ramps,
-/// settle, tips, transfer, power state, startup).
-enum class TraceGroup { Mechanics, Firmware, Bus, Host, Sled };
-/// Scenario spelling: "mechanics", "firmware", "bus", "host", "sled".
+/// settle, tips, transfer, power state, startup). Rounds: round workloads' rounds (round index and
+/// boundary, C-/D-period, what the media serves, pending C-requests, predicted slack;
+/// testbench/sim/rounds_trace.h).
+enum class TraceGroup { Mechanics, Firmware, Bus, Host, Sled, Rounds };
+/// Scenario spelling: "mechanics", "firmware", "bus", "host", "sled", "rounds".
 const char* to_string(TraceGroup g);
 
 /// How GTKWave should show a signal.

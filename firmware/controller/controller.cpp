@@ -141,7 +141,8 @@ void Controller::on_wake() {
 void Controller::dispatch() {
   if (driver_->busy()) return;
   const Time start = sim_now() + to_time(offset_);
-  const Decision d = policy_->next(context(start + driver_->predictor().command_overhead()));
+  const SchedulingContext ctx = context(start + driver_->predictor().command_overhead());
+  const Decision d = policy_->next(ctx);
   queue_depth_ = static_cast<std::uint32_t>(policy_->pending());
   switch (d.kind) {
     case Decision::Kind::Idle:
@@ -166,6 +167,7 @@ void Controller::dispatch() {
   current_id_ = d.command.id;
   current_lbn_ = d.command.lbn;
   if (d.predicted_positioning >= Time{0}) predicted_positioning_ms_ = to_ms(d.predicted_positioning);
+  if (dispatch_observer_) dispatch_observer_(d, start, ctx);
   offset_ += to_sc(driver_->predictor().command_overhead());
   driver_->serve(access);
 }

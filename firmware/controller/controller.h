@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -71,6 +72,12 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   const MediaDriver& driver() const { return *driver_; }
   const SchedulingPolicy& policy() const { return *policy_; }
   std::uint64_t completed() const { return completed_; }
+  /// Called for every Serve decision from inside the dispatcher: the decision, its dispatch time
+  /// (the commands' ServiceLog dispatch time, which may lie after the current simulated time by
+  /// the handler's local time offset) and the context the policy decided in. Used by the
+  /// testbench's round waveforms (testbench/sim/rounds_trace.h); none by default.
+  using DispatchObserver = std::function<void(const Decision&, Time dispatch, const SchedulingContext&)>;
+  void set_dispatch_observer(DispatchObserver observer) { dispatch_observer_ = std::move(observer); }
   std::uint64_t media_errors() const { return media_errors_; }
 
  private:
@@ -101,6 +108,7 @@ class Controller : public sc_core::sc_module, private ControllerServices {
 
   ControllerParams params_;
   std::unique_ptr<SchedulingPolicy> policy_;
+  DispatchObserver dispatch_observer_;
   std::unique_ptr<MediaDriver> driver_;
   RegisterBank regs_;
   sc_core::sc_time offset_;  ///< local time offset of the running handler

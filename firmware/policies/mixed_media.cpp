@@ -49,6 +49,7 @@
 
 #include "firmware/policies/policies.h"
 #include "firmware/rounds/round_manager.h"
+#include "firmware/rounds/round_status.h"
 
 namespace drivevp {
 
@@ -56,7 +57,7 @@ namespace {
 
 enum class Variant { TpsScanScan, TpsScanCiOpt, OpsFamish, OpsCiSptf, OpsCiOpt, OpsClustReq, OpsClustCyl, Sptf };
 
-class MixedMediaScheduler final : public SchedulingPolicy {
+class MixedMediaScheduler final : public SchedulingPolicy, public RoundStatusSource {
  public:
   MixedMediaScheduler(std::string name, Variant v, Time round, Time guard, std::size_t k, std::uint32_t t_cyl)
       : name_(std::move(name)), v_(v), rounds_(round, guard), k_(k), t_cyl_(t_cyl) {}
@@ -80,6 +81,22 @@ class MixedMediaScheduler final : public SchedulingPolicy {
     const std::uint64_t r = rounds_.round_at(ctx.now);
     if (!started_ || r != round_) start_round(r, ctx);
     return decide(ctx);
+  }
+
+  /// The round, its C-requests still queued (FAMISH: in the plan; the decision's own excluded),
+  /// and the slack: the round's end less the predicted finish of the decision's command followed
+  /// by those C-requests in their SCAN order (FAMISH: the whole plan, admitted D-requests
+  /// included), the prediction 003 §2.1's check makes before a D-request.
+  std::optional<RoundStatus> round_status(const SchedulingContext& ctx, const Decision& d) const override {
+    RoundStatus s;
+    s.round = round_;
+    const Cmds& rest = v_ == Variant::OpsFamish ? plan_ : c_;
+    s.pending_c = static_cast<std::uint32_t>(
+        std::count_if(rest.begin(), rest.end(), [](const Command& c) { return RoundManager::is_continuous(c); }));
+    const Command* first = d.kind == Decision::Kind::Serve ? &d.command : nullptr;
+    s.slack = rounds_.round_end(round_) - RoundManager::finish_of(ctx, first, rest);
+    s.has_slack = true;
+    return s;
   }
 
  private:

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "firmware/policies/policies.h"
+#include "firmware/rounds/round_status.h"
 
 namespace drivevp {
 namespace {
@@ -17,7 +18,7 @@ constexpr std::uint64_t kMaxBatchSectors = 65536;
 /// The aperiodic server's owner id (tasks are their Command::stream, at most 2^32 - 1).
 constexpr std::int64_t kAperiodicServer = -1;
 
-class WrrScan final : public WrrScanPolicy {
+class WrrScan final : public WrrScanPolicy, public RoundStatusSource {
  public:
   WrrScan(wrr::Variant variant, bool reclaim) : variant_(variant), reclaim_(reclaim) {}
   std::string_view name() const override { return wrr::paper_name(variant_); }
@@ -32,6 +33,15 @@ class WrrScan final : public WrrScanPolicy {
     configured_ = true;
   }
   std::uint64_t rounds() const override { return rounds_; }
+  /// The WRR round and the periodic job commands (RealTime) still queued; WRR-SCAN predicts no
+  /// finish times, so no slack.
+  std::optional<RoundStatus> round_status(const SchedulingContext&, const Decision&) const override {
+    RoundStatus s;
+    s.round = rounds_ == 0 ? 0 : rounds_ - 1;
+    for (const auto& [k, c] : queue_)
+      if (c.cls == RequestClass::RealTime) ++s.pending_c;
+    return s;
+  }
 
   void enqueue(const Command& c, const SchedulingContext& ctx) override {
     const Key k{ctx.predictor->sweep_coordinate(c.lbn), c.lbn, c.id};

@@ -475,7 +475,7 @@ std::vector<KeySpec> build_schema() {
   add("workload.lenient", "boolean", "true or false", "trace: skip malformed lines, count and report them",
       [](const toml::node& n, Scenario& sc) { sc.trace.lenient = get_bool(n); });
   // rate_tasks (paper 004; testbench/workload/rate_tasks.h)
-  add("workload.tasks_path", "string", "an existing TOML file of [[task]] tables",
+  add("workload.tasks_path", "string", "an existing TOML file of [[task]] tables, or a .csv file with a header row",
       "rate_tasks: the task list (relative to the scenario file); without it the set is generated",
       [](const toml::node& n, Scenario& sc) { sc.rate_tasks.tasks_path = get_string(n); });
   add("workload.tasks", "integer", "[1, 10000]", "rate_tasks: number of generated tasks n (default 10)",
@@ -555,8 +555,9 @@ std::vector<KeySpec> build_schema() {
   add("workload.streams", "integer", "[0, 10000]",
       "rounds: N, continuous streams, one C-request each per round (003: 25, 35)",
       [](const toml::node& n, Scenario& sc) { sc.rounds.streams = static_cast<std::uint32_t>(get_int(n, 0, 10000)); });
-  add("workload.streams_path", "string", "an existing TOML file of [[stream]] tables",
-      "rounds: the streams, one [[stream]] table each with optional fragment_bytes (a constant fragment size) and "
+  add("workload.streams_path", "string", "an existing TOML file of [[stream]] tables, or a .csv file with a header row",
+      "rounds: the streams, one [[stream]] table (CSV: row) each with optional fragment_bytes (a constant fragment "
+      "size) and "
       "start_block (fragments back to back from there); their number is N (testbench/workload/rounds.h)",
       [](const toml::node& n, Scenario& sc) { sc.streams_path = get_string(n); });
   add("workload.rounds", "integer", "[1, 10000000]", "rounds: rounds to simulate (003 §3.1: 40,000 per run)",
@@ -649,19 +650,21 @@ std::vector<KeySpec> build_schema() {
   // [trace]
   add("trace.enabled", "boolean", "true or false", "write waves.vcd and waves.gtkw",
       [](const toml::node& n, Scenario& sc) { sc.tracing = get_bool(n); });
-  add("trace.groups", "array of strings", "any of mechanics, firmware, bus, host, sled",
-      "signal groups to trace (sled: the MEMS device's sled; mechanics: the disk's)",
+  add("trace.groups", "array of strings", "any of mechanics, firmware, bus, host, sled, rounds",
+      "signal groups to trace (sled: the MEMS device's sled; mechanics: the disk's; rounds: the rounds of the "
+      "rounds and rate_tasks workloads)",
       [](const toml::node& n, Scenario& sc) {
         const toml::array* a = n.as_array();
         if (!a || a->empty())
-          throw Invalid{"a non-empty array of mechanics, firmware, bus, host, sled", describe_toml_value(n)};
+          throw Invalid{"a non-empty array of mechanics, firmware, bus, host, sled, rounds", describe_toml_value(n)};
         sc.trace_groups.clear();
         for (const toml::node& e : *a) {
-          const std::string g = get_choice(e, {"mechanics", "firmware", "bus", "host", "sled"});
+          const std::string g = get_choice(e, {"mechanics", "firmware", "bus", "host", "sled", "rounds"});
           const TraceGroup tg = g == "mechanics"  ? TraceGroup::Mechanics
                                 : g == "firmware" ? TraceGroup::Firmware
                                 : g == "bus"      ? TraceGroup::Bus
                                 : g == "sled"     ? TraceGroup::Sled
+                                : g == "rounds"   ? TraceGroup::Rounds
                                                   : TraceGroup::Host;
           if (std::find(sc.trace_groups.begin(), sc.trace_groups.end(), tg) == sc.trace_groups.end())
             sc.trace_groups.push_back(tg);
@@ -969,7 +972,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& file, const std::string& base_dir) {
   Scenario sc;
   sc.device = hp97560();
-  sc.trace_groups = {TraceGroup::Mechanics, TraceGroup::Firmware, TraceGroup::Bus, TraceGroup::Host, TraceGroup::Sled};
+  sc.trace_groups = {TraceGroup::Mechanics, TraceGroup::Firmware, TraceGroup::Bus,
+                     TraceGroup::Host,      TraceGroup::Sled,     TraceGroup::Rounds};
   sc.source = file;
   sc.base_dir = base_dir;
   // workload.kind defaults to "trace" when a trace path is given, "synthetic" otherwise.

@@ -33,7 +33,9 @@ const std::vector<std::string>& output_file_names() {
                                                  "waves.gtkw",
                                                  "waves.fst",
                                                  "waves.firmware.state.txt",
-                                                 "waves.mems.sled.power_state.txt"};
+                                                 "waves.mems.sled.power_state.txt",
+                                                 "waves.rounds.period.txt",
+                                                 "waves.rounds.serving.txt"};
   return names;
 }
 

@@ -16,6 +16,7 @@
 #include "testbench/metrics/rate_task_metrics.h"
 #include "testbench/metrics/rounds_checker.h"
 #include "testbench/sim/output_dir.h"
+#include "testbench/sim/rounds_trace.h"
 #include "tlm_bus/sc/address_map.h"
 #include "tlm_bus/sc/time.h"
 #include "waveforms/gtkw.h"
@@ -375,13 +376,16 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
   std::unique_ptr<RoundsChecker> rounds;
   if (sc.workload_kind == Scenario::WorkloadKind::Rounds)
     rounds = std::make_unique<RoundsChecker>(sc.rounds.round_length(), sc.rounds.rounds);
+  // Their waveforms (testbench/sim/rounds_trace.h), built after the platform.
+  std::unique_ptr<RoundsTrace> rounds_trace;
   bool stopped = false;
   RateTaskMetrics rate_metrics(from_ms(sc.rate_tasks.options.duration_s * 1e3));
   const bool rate_tasks = sc.workload_kind == Scenario::WorkloadKind::RateTasks;
   Platform platform(
       sc, source,
-      [&monitor, &stopped, &rate_metrics, rate_tasks, &rounds](const RequestRecord& r) {
+      [&monitor, &stopped, &rate_metrics, rate_tasks, &rounds, &rounds_trace](const RequestRecord& r) {
         if (rounds) rounds->add(r);
+        if (rounds_trace) rounds_trace->completed(r);
         monitor.record(r);
         if (rate_tasks) rate_metrics.add(r);
         // A failed requests.csv write (disk full) dooms the run: stop now rather than at the end.
@@ -391,6 +395,20 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
         }
       },
       tracer.get(), rate_tasks_policy(sc));
+  if (tracer && tracer->enabled(TraceGroup::Rounds) && (rounds || rate_tasks)) {
+    RoundsTrace::Options o;
+    if (rounds) {
+      o.round_length = sc.rounds.round_length();
+      o.rounds = sc.rounds.rounds;
+      o.c_per_round = sc.rounds.streams;
+    }
+    o.periodic = rate_tasks;
+    rounds_trace = std::make_unique<RoundsTrace>("rounds", o, *tracer, platform.firmware.policy());
+    platform.firmware.set_dispatch_observer(
+        [&rounds_trace](const Decision& d, Time dispatch, const SchedulingContext& ctx) {
+          rounds_trace->dispatched(d, dispatch, ctx);
+        });
+  }
   sc_core::sc_start();
   const Time end = sim_now();
   // The simulation rate covers trace validation, elaboration and simulation, not the plots.

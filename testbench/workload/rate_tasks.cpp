@@ -6,7 +6,8 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <toml++/toml.h>
+
+#include "testbench/workload/list_file.h"
 
 namespace drivevp {
 
@@ -20,6 +21,8 @@ namespace {
 
 /// Largest time the workload uses, ms: well inside kMaxArrival.
 constexpr double kMaxMs = 1e12;
+/// Most tasks a task list may hold (004 §4 admits at most about 90 on one disk).
+constexpr std::size_t kMaxTasks = 100000;
 
 /// Uniform double in [0, 1) from 53 bits of the engine.
 double unit(std::mt19937_64& e) { return static_cast<double>(e() >> 11) * 0x1.0p-53; }
@@ -92,58 +95,35 @@ std::vector<RateTaskSpec> generate_rate_tasks(const RateTaskGeneration& g) {
 }
 
 std::vector<RateTaskSpec> read_rate_tasks(const std::string& path, std::uint32_t block_bytes) {
-  toml::table root;
-  try {
-    root = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    throw std::invalid_argument(
-        fmt::format("{}:{}: TOML syntax error: {}", path, e.source().begin.line, e.description()));
-  }
-  for (auto&& [k, v] : root)
-    if (k.str() != "task")
-      throw std::invalid_argument(
-          fmt::format("{}:{}: unknown key '{}'; allowed: [[task]] tables", path, v.source().begin.line, k.str()));
-  const toml::array* list = root["task"].as_array();
-  if (!list || list->empty())
-    throw std::invalid_argument(fmt::format("{}: expected [[task]] tables, found none", path));
+  const std::vector<ListEntry> entries =
+      read_list_file(path, "task", {"id", "release_ms", "period_ms", "rate_bytes_per_s", "buffer_bytes"}, kMaxTasks);
   std::vector<RateTaskSpec> tasks;
-  for (std::size_t i = 0; i < list->size(); ++i) {
-    const toml::table* t = (*list)[i].as_table();
-    const auto line = (*list)[i].source().begin.line;
-    if (!t) throw std::invalid_argument(fmt::format("{}:{}: expected a [[task]] table", path, line));
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const ListEntry& e = entries[i];
     auto number = [&](const char* key, double min, bool open) -> std::optional<double> {
-      const toml::node* n = t->get(key);
-      if (!n) return std::nullopt;
-      const auto v = n->value<double>();
-      if (!v || !std::isfinite(*v) || (open ? !(*v > min) : !(*v >= min)) || *v > kMaxMs)
-        throw std::invalid_argument(fmt::format("{}:{}: task.{}: expected a number {} {}, found {}", path,
-                                                n->source().begin.line, key, open ? ">" : ">=", min,
-                                                v ? fmt::format("{}", *v) : std::string("a non-number")));
-      return v;
+      const ListValue* v = e.get(key);
+      if (!v) return std::nullopt;
+      if (!v->number || (open ? !(*v->number > min) : !(*v->number >= min)) || *v->number > kMaxMs)
+        throw_list_value_error(path, "task", key, *v, fmt::format("a number {} {}", open ? ">" : ">=", min));
+      return v->number;
     };
-    for (auto&& [k, v] : *t) {
-      const std::string key(k.str());
-      if (key != "id" && key != "release_ms" && key != "period_ms" && key != "rate_bytes_per_s" &&
-          key != "buffer_bytes")
-        throw std::invalid_argument(fmt::format(
-            "{}:{}: unknown key 'task.{}'; allowed: id, release_ms, period_ms, rate_bytes_per_s, buffer_bytes", path,
-            v.source().begin.line, key));
-    }
     RateTaskSpec s;
     s.id = static_cast<std::uint32_t>(number("id", 1, false).value_or(static_cast<double>(i + 1)));
     s.release_ms = number("release_ms", 0, false).value_or(0);
     const auto bytes = number("buffer_bytes", 0, true);
-    if (!bytes) throw std::invalid_argument(fmt::format("{}:{}: task: expected buffer_bytes, found none", path, line));
+    if (!bytes)
+      throw std::invalid_argument(
+          fmt::format("{}:{}:{}: task: expected buffer_bytes, found none", path, e.line, e.column));
     if (std::fmod(*bytes, block_bytes) != 0)
-      throw std::invalid_argument(fmt::format("{}:{}: task.buffer_bytes: expected a multiple of C = {} B, found {}",
-                                              path, line, block_bytes, *bytes));
+      throw_list_value_error(path, "task", "buffer_bytes", *e.get("buffer_bytes"),
+                             fmt::format("a multiple of C = {} B", block_bytes));
     s.buffer_blocks = static_cast<std::uint32_t>(*bytes / block_bytes);
     const auto period = number("period_ms", 0, true);
     const auto rate = number("rate_bytes_per_s", 0, true);
     if (period.has_value() == rate.has_value())
       throw std::invalid_argument(
-          fmt::format("{}:{}: task: expected exactly one of period_ms or rate_bytes_per_s, found {}", path, line,
-                      period ? "both" : "neither"));
+          fmt::format("{}:{}:{}: task: expected exactly one of period_ms or rate_bytes_per_s, found {}", path, e.line,
+                      e.column, period ? "both" : "neither"));
     s.period_ms = period ? *period : *bytes / *rate * 1e3;  // P_i = B_i / L_i (004 §2)
     tasks.push_back(s);
   }

@@ -83,10 +83,11 @@ struct RateTaskGeneration {
 /// start at independent random phases). Ids 1..count. Same parameters and seed => same set.
 std::vector<RateTaskSpec> generate_rate_tasks(const RateTaskGeneration& g);
 
-/// Reads a task list (TOML: `[[task]]` tables with release_ms (default 0), buffer_bytes (a
+/// Reads a task list (testbench/workload/list_file.h): TOML `[[task]]` tables, or a CSV file
+/// (".csv") with a header row of the same keys, with release_ms (default 0), buffer_bytes (a
 /// multiple of `block_bytes`), and exactly one of period_ms or rate_bytes_per_s (P_i = B_i/L_i);
-/// optional id (default: position, from 1)). Throws std::invalid_argument naming the file, line,
-/// key, what was expected and what was found.
+/// optional id (default: position, from 1); at most 100000 tasks. Throws std::invalid_argument
+/// "<path>:<line>:<column>: ..." naming the key, what was expected and what was found.
 std::vector<RateTaskSpec> read_rate_tasks(const std::string& path, std::uint32_t block_bytes);
 
 /// The job of a task: τ_{i,k} (k from 1).

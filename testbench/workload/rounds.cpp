@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <toml++/toml.h>
+
+#include "testbench/workload/list_file.h"
 
 namespace drivevp {
 
@@ -63,50 +63,18 @@ void RoundsOptions::validate() const {
 }
 
 std::vector<StreamSpec> read_stream_list(const std::string& path) {
-  if (!std::filesystem::is_regular_file(path))
-    throw std::invalid_argument(
-        fmt::format("{}: expected an existing TOML file of [[stream]] tables, found none", path));
-  toml::table root;
-  try {
-    root = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    throw std::invalid_argument(
-        fmt::format("{}:{}: expected TOML, found a syntax error: {}", path, e.source().begin.line, e.description()));
-  }
-  for (auto&& [k, v] : root)
-    if (k.str() != "stream")
-      throw std::invalid_argument(
-          fmt::format("{}:{}: expected only [[stream]] tables, found key '{}'", path, v.source().begin.line, k.str()));
-  const toml::array* list = root["stream"].as_array();
-  if (!list || list->empty())
-    throw std::invalid_argument(fmt::format("{}: expected [[stream]] tables, found none", path));
-  if (list->size() > 10000)
-    throw std::invalid_argument(fmt::format("{}: expected at most 10000 streams, found {}", path, list->size()));
   std::vector<StreamSpec> specs;
-  for (const toml::node& entry : *list) {
-    const toml::table* t = entry.as_table();
-    if (!t)
-      throw std::invalid_argument(fmt::format("{}:{}: expected a [[stream]] table", path, entry.source().begin.line));
+  for (const ListEntry& e : read_list_file(path, "stream", {"fragment_bytes", "start_block"}, 10000)) {
     StreamSpec spec;
-    for (auto&& [k, v] : *t) {
-      const std::string key(k.str());
-      const auto line = v.source().begin.line;
-      const std::optional<std::int64_t> n = v.value_exact<std::int64_t>();
-      if (key == "fragment_bytes") {
-        if (!n || *n < static_cast<std::int64_t>(kBlockBytes) || *n > static_cast<std::int64_t>(kMaxBytes))
-          throw std::invalid_argument(
-              fmt::format("{}:{}: stream.fragment_bytes: expected an integer in [512, 4194304], found {}", path, line,
-                          n ? std::to_string(*n) : std::string("a non-integer")));
-        spec.fragment_bytes = static_cast<std::uint32_t>(*n);
-      } else if (key == "start_block") {
-        if (!n || *n < 0)
-          throw std::invalid_argument(fmt::format("{}:{}: stream.start_block: expected an integer >= 0, found {}", path,
-                                                  line, n ? std::to_string(*n) : std::string("a non-integer")));
-        spec.start_block = static_cast<std::uint64_t>(*n);
-      } else {
-        throw std::invalid_argument(fmt::format(
-            "{}:{}: expected a stream key (fragment_bytes, start_block), found 'stream.{}'", path, line, key));
-      }
+    if (const ListValue* v = e.get("fragment_bytes")) {
+      if (!v->integer || *v->integer < static_cast<std::int64_t>(kBlockBytes) ||
+          *v->integer > static_cast<std::int64_t>(kMaxBytes))
+        throw_list_value_error(path, "stream", "fragment_bytes", *v, "an integer in [512, 4194304]");
+      spec.fragment_bytes = static_cast<std::uint32_t>(*v->integer);
+    }
+    if (const ListValue* v = e.get("start_block")) {
+      if (!v->integer || *v->integer < 0) throw_list_value_error(path, "stream", "start_block", *v, "an integer >= 0");
+      spec.start_block = static_cast<std::uint64_t>(*v->integer);
     }
     specs.push_back(spec);
   }

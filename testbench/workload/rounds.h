@@ -57,11 +57,12 @@ struct StreamSpec {
   std::optional<std::uint64_t> start_block;
 };
 
-/// Reads a stream list: a TOML file of `[[stream]]` tables with the optional keys
-/// `fragment_bytes` (integer, [512, 4194304]) and `start_block` (integer >= 0), one table per
-/// stream, in stream order (stream k = table k, numbered from 1). Throws std::invalid_argument
-/// "<path>:<line>: expected ..., found ..." for a syntax error, an unknown key, a value out of
-/// range, or a file with no [[stream]] table (start_block is checked against the capacity by
+/// Reads a stream list (testbench/workload/list_file.h): a TOML file of `[[stream]]` tables, or a
+/// CSV file (".csv") with a header row, with the optional keys / columns `fragment_bytes` (integer,
+/// [512, 4194304]) and `start_block` (integer >= 0), one entry per stream, in stream order (stream
+/// k = entry k, numbered from 1), at most 10000. Throws std::invalid_argument
+/// "<path>:<line>:<column>: expected ..., found ..." for a syntax error, an unknown key, a value out
+/// of range, or a file with no entry (start_block is checked against the capacity by
 /// RoundsOptions::validate()).
 std::vector<StreamSpec> read_stream_list(const std::string& path);
 

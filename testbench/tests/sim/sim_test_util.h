@@ -94,6 +94,22 @@ inline void write_text(const fs::path& path, const std::string& text) {
   if (!f) throw std::runtime_error("cannot write " + path.string());
 }
 
+/// Writes the scenario text `toml` to `path` and loads it with `overrides` (--set); returns the
+/// ConfigError's text with `path` replaced by "FILE", or "<no error>" when it loads.
+inline std::string config_error_at(const fs::path& path, const std::string& toml,
+                                   const std::vector<std::string>& overrides = {}) {
+  write_text(path, toml);
+  try {
+    (void)load_scenario(path.string(), overrides);
+  } catch (const ConfigError& e) {
+    std::string m = e.what();
+    for (auto at = m.find(path.string()); at != std::string::npos; at = m.find(path.string()))
+      m.replace(at, path.string().size(), "FILE");
+    return m;
+  }
+  return "<no error>";
+}
+
 inline std::string read_text(const fs::path& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot read " + path.string());

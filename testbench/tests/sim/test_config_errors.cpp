@@ -20,17 +20,7 @@ using namespace simtest;
 std::string config_error(const std::string& toml, const std::vector<std::string>& overrides = {}) {
   static TempDir dir("config");
   static int n = 0;
-  const fs::path path = dir / ("scenario" + std::to_string(n++) + ".toml");
-  write_text(path, toml);
-  try {
-    (void)load_scenario(path.string(), overrides);
-  } catch (const ConfigError& e) {
-    std::string m = e.what();
-    for (auto at = m.find(path.string()); at != std::string::npos; at = m.find(path.string()))
-      m.replace(at, path.string().size(), "FILE");
-    return m;
-  }
-  return "<no error>";
+  return config_error_at(dir / ("scenario" + std::to_string(n++) + ".toml"), toml, overrides);
 }
 
 /// A valid synthetic scenario to build on (line 1 [device], line 2 preset, ...).
@@ -172,7 +162,7 @@ TEST_CASE("sim: Bad choices are errors listing the choices", "[sim][config]") {
   CHECK(config_error("[workload]\nkind = \"synthetic\"\naddress = \"normal\"\n") ==
         "FILE:3: workload.address: expected one of uniform, zipf, found 'normal'");
   CHECK(config_error("[trace]\nenabled = true\ngroups = [\"mechanics\", \"cache\"]\n") ==
-        "FILE:3: trace.groups: expected one of mechanics, firmware, bus, host, sled, found 'cache'");
+        "FILE:3: trace.groups: expected one of mechanics, firmware, bus, host, sled, rounds, found 'cache'");
 }
 
 TEST_CASE("sim: Bad durations are errors", "[sim][config]") {

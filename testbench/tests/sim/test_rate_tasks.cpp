@@ -26,21 +26,6 @@ std::string rate_scenario(const TempDir& dir, const std::string& policy, const s
       policy, workload_keys);
 }
 
-/// Loads `toml` (written to dir/scenario.toml); the ConfigError text with the path as FILE, or "<no error>".
-std::string load_error(const TempDir& dir, const std::string& toml, const std::vector<std::string>& sets = {}) {
-  const fs::path path = dir / "scenario.toml";
-  write_text(path, toml);
-  try {
-    (void)load_scenario(path.string(), sets);
-  } catch (const ConfigError& e) {
-    std::string m = e.what();
-    for (auto at = m.find(path.string()); at != std::string::npos; at = m.find(path.string()))
-      m.replace(at, path.string().size(), "FILE");
-    return m;
-  }
-  return "<no error>";
-}
-
 // One task, P = 1000 ms, b blocks of 4 KB: R = 500 ms, q = 1; eq. (7) with x_a = 1 holds for
 // b = 18 (480.5 ms) and fails for b = 19 (504.957 ms), test_wrr_scan.cpp derives the numbers.
 const std::string kJustFails = "[[task]]\nbuffer_bytes = 77824\nperiod_ms = 1000\n";   // 19 blocks
@@ -48,49 +33,60 @@ const std::string kJustPasses = "[[task]]\nbuffer_bytes = 73728\nperiod_ms = 100
 
 TEST_CASE("sim: admission control rejects a failing task set before time zero, naming the inequality", "[sim][wrr]") {
   TempDir dir("wrr-admission");
-  CHECK(load_error(dir, rate_scenario(dir, "wrr_scan_r", kJustPasses, "aperiodic_weight_blocks = 1\n")) ==
-        "<no error>");
-  CHECK(load_error(dir, rate_scenario(dir, "wrr_scan_r", kJustFails, "aperiodic_weight_blocks = 1\n")) ==
+  CHECK(config_error_at(dir / "scenario.toml", rate_scenario(dir, "wrr_scan_r", kJustPasses,
+                                                             "aperiodic_weight_blocks = 1\n")) == "<no error>");
+  CHECK(config_error_at(dir / "scenario.toml",
+                        rate_scenario(dir, "wrr_scan_r", kJustFails, "aperiodic_weight_blocks = 1\n")) ==
         "FILE: workload: admission control (WRR-SCAN-R) rejects the set of 1 tasks: eq. (7) lower bound fails: "
         "t_s + (t_r + C/V)·(Σ⌈b_i/q_i⌉ + x_a) = 15.7 + 24.4629·(19 + 1) = 504.957 ms exceeds R = 500 ms by "
         "4.95714 ms");
   // The same set passes eq. (8): 15.7 + 23·2 + 1.4629·20 = 90.96 ms <= 500 ms.
-  CHECK(load_error(dir, rate_scenario(dir, "wrr_scan_c", kJustFails, "aperiodic_weight_blocks = 1\n")) == "<no error>");
+  CHECK(config_error_at(dir / "scenario.toml",
+                        rate_scenario(dir, "wrr_scan_c", kJustFails, "aperiodic_weight_blocks = 1\n")) == "<no error>");
   // Online admission with nothing admissible is an error too.
-  CHECK_THAT(load_error(dir, rate_scenario(dir, "wrr_scan_r", kJustFails,
-                                           "aperiodic_weight_blocks = 1\nadmission = \"online\"\n")),
-             ContainsSubstring("admission control (WRR-SCAN-R) admits none of the 1 tasks; first: task 1: eq. (7)"));
+  CHECK_THAT(
+      config_error_at(dir / "scenario.toml", rate_scenario(dir, "wrr_scan_r", kJustFails,
+                                                           "aperiodic_weight_blocks = 1\nadmission = \"online\"\n")),
+      ContainsSubstring("admission control (WRR-SCAN-R) admits none of the 1 tasks; first: task 1: eq. (7)"));
 }
 
 TEST_CASE("sim: rate_tasks keys are validated and apply only to their workload", "[sim][wrr][config]") {
   TempDir dir("wrr-keys");
   const std::string ok = rate_scenario(dir, "wrr_scan_c", kJustPasses);
-  CHECK(load_error(dir, ok) == "<no error>");
-  CHECK(load_error(dir, ok, {"workload.placement=\"diagonal\""}) ==
+  CHECK(config_error_at(dir / "scenario.toml", ok) == "<no error>");
+  CHECK(config_error_at(dir / "scenario.toml", ok, {"workload.placement=\"diagonal\""}) ==
         "--set workload.placement=\"diagonal\": workload.placement: expected one of auto, contiguous, random, striped, "
         "found "
         "'diagonal'");
-  CHECK(load_error(dir, ok, {"workload.placement=\"striped\""}) ==
+  CHECK(config_error_at(dir / "scenario.toml", ok, {"workload.placement=\"striped\""}) ==
         "--set workload.placement=\"striped\": workload.placement: expected one of auto, contiguous, random for "
         "workload.kind = \"rate_tasks\", found 'striped'");
-  CHECK(load_error(dir, ok, {"workload.block_bytes=1000"}) ==
+  CHECK(config_error_at(dir / "scenario.toml", ok, {"workload.block_bytes=1000"}) ==
         "--set workload.block_bytes=1000: workload.block_bytes: expected a multiple of 512 in [512, 1048576], found "
         "1000");
-  CHECK(load_error(dir, ok, {"workload.rate_per_s=5"}) ==
+  CHECK(config_error_at(dir / "scenario.toml", ok, {"workload.rate_per_s=5"}) ==
         "--set workload.rate_per_s=5: workload.rate_per_s does not apply to workload.kind = \"rate_tasks\" (its jobs "
         "carry their own deadlines; its length is workload.duration_s)");
-  CHECK(load_error(dir, ok, {"workload.job_commands=\"job\""}) ==
+  CHECK(config_error_at(dir / "scenario.toml", ok, {"workload.job_commands=\"job\""}) ==
         "--set workload.job_commands=\"job\": workload.job_commands: expected \"block\" or \"auto\" for WRR-SCAN-C "
         "(it serves x_i blocks of a job per round, 004 §3), found \"job\"");
-  CHECK(load_error(dir, ok, {"workload.loop=\"closed\""}) ==
+  CHECK(config_error_at(dir / "scenario.toml", ok, {"workload.loop=\"closed\""}) ==
         "--set workload.loop=\"closed\": workload.loop: expected \"open\" for workload.kind = \"rate_tasks\" (jobs "
         "are released at their release times), found \"closed\"");
-  CHECK(load_error(dir, synthetic_scenario("sptf", "rate_per_s = 10.0\n", "requests = 10\n"), {"workload.tasks=5"}) ==
+  CHECK(config_error_at(dir / "scenario.toml", synthetic_scenario("sptf", "rate_per_s = 10.0\n", "requests = 10\n"),
+                        {"workload.tasks=5"}) ==
         "--set workload.tasks=5: workload.tasks applies only to workload.kind = \"rate_tasks\"");
   write_text(dir / "bad.toml", "[[task]]\nbuffer_bytes = 4096\n");
-  CHECK(load_error(dir, ok, {"workload.tasks_path=\"bad.toml\""}) ==
+  CHECK(config_error_at(dir / "scenario.toml", ok, {"workload.tasks_path=\"bad.toml\""}) ==
         "--set workload.tasks_path=\"bad.toml\": workload.tasks_path: " + (dir / "bad.toml").string() +
-            ":1: task: expected exactly one of period_ms or rate_bytes_per_s, found neither");
+            ":1:1: task: expected exactly one of period_ms or rate_bytes_per_s, found neither");
+  // The task list as CSV (chosen by the extension; header row of the TOML keys).
+  write_text(dir / "tasks.csv", "buffer_bytes,period_ms\n4096,1000\n");
+  CHECK(config_error_at(dir / "scenario.toml", ok, {"workload.tasks_path=\"tasks.csv\""}) == "<no error>");
+  write_text(dir / "bad.csv", "buffer_bytes,period_ms\n4096,-1\n");
+  CHECK(config_error_at(dir / "scenario.toml", ok, {"workload.tasks_path=\"bad.csv\""}) ==
+        "--set workload.tasks_path=\"bad.csv\": workload.tasks_path: " + (dir / "bad.csv").string() +
+            ":2:6: task.period_ms: expected a number > 0, found '-1'");
 }
 
 TEST_CASE("sim: an admitted WRR-SCAN-C set meets every job deadline; exact jobs and plan", "[sim][wrr]") {

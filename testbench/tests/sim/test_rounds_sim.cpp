@@ -194,11 +194,15 @@ TEST_CASE("sim: bad round keys are refused before anything runs, naming the key"
   std::string listed = ok;
   listed.replace(listed.find("streams = 25\n"), 13, "streams_path = \"streams.toml\"\n");
   CHECK(error_of(listed) == "no error");
-  CHECK_THAT(error_of(listed, {"workload.streams_path=\"missing.toml\""}),
-             ContainsSubstring("missing.toml: expected an existing TOML file of [[stream]] tables, found none"));
+  CHECK_THAT(
+      error_of(listed, {"workload.streams_path=\"missing.toml\""}),
+      ContainsSubstring("missing.toml: expected an existing list file (TOML [[stream]] tables, or CSV), found none"));
+  // The same list as CSV (chosen by the extension).
+  write_text(dir / "streams.csv", "fragment_bytes,start_block\n65536,\n,1000\n");
+  CHECK(error_of(listed, {"workload.streams_path=\"streams.csv\""}) == "no error");
   write_text(dir / "bad.toml", "[[stream]]\nfragment_bytes = 1\n");
   CHECK_THAT(error_of(listed, {"workload.streams_path=\"bad.toml\""}),
-             ContainsSubstring("bad.toml:2: stream.fragment_bytes: expected an integer in [512, 4194304], found 1"));
+             ContainsSubstring("bad.toml:2:18: stream.fragment_bytes: expected an integer in [512, 4194304], found 1"));
   CHECK_THAT(error_of(synthetic_scenario("sptf", "", ""), {"workload.lambda_d=3"}),
              ContainsSubstring("workload.lambda_d applies only to workload.kind = \"rounds\""));
   CHECK_THAT(error_of(synthetic_scenario("sptf", "", ""), {"run.expect_hiccup_free=true"}),

@@ -361,13 +361,41 @@ TEST_CASE("rate_tasks: generated sets and task files", "[wrr][workload]") {
     return std::string("<no error>");
   };
   CHECK(error("[[task]]\nbuffer_bytes = 4000\nperiod_ms = 10\n") ==
-        ":1: task.buffer_bytes: expected a multiple of C = 4096 B, found 4000");
+        ":2:16: task.buffer_bytes: expected a multiple of C = 4096 B, found 4000");
   CHECK(error("[[task]]\nbuffer_bytes = 4096\nperiod_ms = 10\nrate_bytes_per_s = 5\n") ==
-        ":1: task: expected exactly one of period_ms or rate_bytes_per_s, found both");
+        ":1:1: task: expected exactly one of period_ms or rate_bytes_per_s, found both");
   CHECK(error("[[task]]\nbuffer_bytes = 4096\nperod_ms = 10\n") ==
-        ":3: unknown key 'task.perod_ms'; allowed: id, release_ms, period_ms, rate_bytes_per_s, buffer_bytes");
+        ":3:1: expected a task key (id, release_ms, period_ms, rate_bytes_per_s, buffer_bytes), found 'task.perod_ms'");
   CHECK(error("[[task]]\nbuffer_bytes = 4096\nperiod_ms = -1\n") ==
-        ":3: task.period_ms: expected a number > 0, found -1");
+        ":3:13: task.period_ms: expected a number > 0, found -1");
+  // The same list as CSV (004's task parameters as columns; header row required), and its errors.
+  const std::string csv =
+      (std::filesystem::temp_directory_path() / ("drivevp-wrr-tasks-" + std::to_string(::getpid()) + ".csv")).string();
+  std::ofstream(csv) << "id,buffer_bytes,rate_bytes_per_s,period_ms,release_ms\n,12288,12288,,5\n9,4096,,250,\n";
+  const std::vector<RateTaskSpec> from_csv = read_rate_tasks(csv, 4096);
+  REQUIRE(from_csv.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(from_csv[i].id == f[i].id);
+    CHECK(from_csv[i].period_ms == f[i].period_ms);
+    CHECK(from_csv[i].buffer_blocks == f[i].buffer_blocks);
+    CHECK(from_csv[i].release_ms == f[i].release_ms);
+  }
+  auto csv_error = [&](const std::string& text) {
+    std::ofstream(csv) << text;
+    try {
+      read_rate_tasks(csv, 4096);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what()).substr(csv.size());
+    }
+    return std::string("<no error>");
+  };
+  CHECK(csv_error("buffer_bytes,period_ms\n4096,ten\n") == ":2:6: task.period_ms: expected a number > 0, found 'ten'");
+  CHECK(csv_error("buffer_bytes,period_ms\n4096,\n") ==
+        ":2:1: task: expected exactly one of period_ms or rate_bytes_per_s, found neither");
+  CHECK(csv_error("buffer_bytes,perod_ms\n4096,10\n") ==
+        ":1:14: expected a header row of task columns (id, release_ms, period_ms, rate_bytes_per_s, buffer_bytes), "
+        "found 'perod_ms'");
+  std::filesystem::remove(csv);
 }
 
 }  // namespace

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Round waveforms (trace group "rounds", testbench/sim/rounds_trace.h) against the run's own tables:
+#   1. paper 003's mixed-media rounds (configs/mixed-media-003.toml, a few rounds): the VCD's
+#      rounds.round / rounds.boundary change exactly at every round start of rounds.csv, rounds.period
+#      is C for exactly c_period_ms from the start and D for the rest, rounds.serving follows
+#      requests.csv (C / D from dispatch to completion, idle between), rounds.pending_c and
+#      rounds.slack_ms change only at dispatch times (check_rounds_waves.py);
+#   2. a negative self-test: a copy of rounds.csv with one round's C-period shortened by 1 µs must
+#      be rejected, naming that line;
+#   3. the generated waves.gtkw with its "Rounds" group opens in the real GTKWave (headless,
+#      waveforms/check_gtkwave.sh) with every rounds signal shown and drawn, and the signal pane
+#      shows rounds.period and rounds.serving as text (C, D, idle) through their translate filters;
+#   4. paper 004's rate-based tasks under WRR-SCAN-C: rounds.serving follows requests.csv (periodic /
+#      aperiodic), rounds.round and rounds.pending_c change only at dispatch times.
+#
+# Usage: test_rounds_waves.sh DRIVEVP_BINARY SOURCE_DIR
+# Environment: RUN_TIMEOUT (seconds per simulation, default 300), CHECK_TIMEOUT (seconds per checker
+# run, default 120), CHECK_GTKWAVE_TIMEOUT (per GTKWave run, default 60), KEEP_DIR (keep GTKWave's
+# screenshot and logs there).
+# Exit status: 0 pass; 1 a check failed; 2 usage error or missing tool.
+set -euo pipefail
+
+me=test_rounds_waves
+# shellcheck source=testbench/tests/waves/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+checker=$src/testbench/tests/waves/check_rounds_waves.py
+check_gtkwave=$src/waveforms/check_gtkwave.sh
+scenario=$src/configs/mixed-media-003.toml
+for f in "$checker" "$check_gtkwave" "$scenario"; do
+  [[ -r $f ]] || usage "missing $f"
+done
+for tool in timeout awk python3; do
+  command -v "$tool" > /dev/null || usage "'$tool' not found on PATH"
+done
+run_timeout=${RUN_TIMEOUT:-300}
+check_timeout=${CHECK_TIMEOUT:-120}
+
+make_workdir
+
+# run OUT_DIR SCENARIO [--set ...]: a traced run of the rounds group only.
+run() {
+  local dir=$1 file=$2
+  shift 2
+  set +e
+  SC_COPYRIGHT_MESSAGE=DISABLE timeout --kill-after=10 "$run_timeout" "$drivevp" run "$file" --out "$dir" \
+    --set run.warmup_requests=0 --set trace.enabled=true --set 'trace.groups=["rounds"]' \
+    --set output.plots=false "$@" > "$work/run.log" 2>&1
+  local status=$?
+  set -e
+  [[ $status -eq 0 ]] || fail "drivevp run $file exited with status $status; log tail: $(tail -n 10 "$work/run.log" | tr '\n' ' ')"
+}
+
+# check LOG ARGS...: runs the checker; its status.
+check() {
+  local log=$1
+  shift
+  set +e
+  timeout --kill-after=10 "$check_timeout" python3 "$checker" "$@" > "$log" 2>&1
+  local status=$?
+  set -e
+  return $status
+}
+
+# 1. Paper 003: six 1 s rounds at lambda_D = 40 per round, hiccup-free (the scenario says so).
+run "$out" "$scenario" --set workload.rounds=6
+for f in waves.vcd waves.gtkw rounds.csv requests.csv waves.rounds.period.txt waves.rounds.serving.txt; do
+  [[ -s $out/$f ]] || fail "drivevp did not write $out/$f (files: $(cd "$out" && echo *))"
+done
+check "$work/check.log" --rounds-csv "$out/rounds.csv" "$out/waves.vcd" "$out/requests.csv" ||
+  { cat "$work/check.log"; fail "check_rounds_waves.py disagrees on the 003 run"; }
+cat "$work/check.log"
+grep -q "OK: 6 rounds (0 with hiccups" "$work/check.log" || fail "expected 6 hiccup-free rounds checked"
+
+# 2. Negative self-test: round 3 (line 5)'s C-period 1 µs shorter, its D-period 1 µs longer.
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "c_period_ms") c = i; if ($i == "d_period_ms") d = i } }
+  NR == 5 { $c = sprintf("%.9f", $c - 0.001); $d = sprintf("%.9f", $d + 0.001) }
+  { print }' "$out/rounds.csv" > "$work/corrupt.csv"
+cmp -s "$out/rounds.csv" "$work/corrupt.csv" && fail "corrupting rounds.csv changed nothing"
+if check "$work/neg.log" --rounds-csv "$work/corrupt.csv" "$out/waves.vcd" "$out/requests.csv"; then
+  fail "negative self-test: the checker accepted a rounds.csv whose round 3 C-period is 1 µs short"
+fi
+grep -q "corrupt.csv:5: round 3 .*C-period" "$work/neg.log" || {
+  cat "$work/neg.log"
+  fail "negative self-test: the checker failed without naming line 5 (round 3) and its C-period"
+}
+echo "$me: negative self-test: $(head -n 1 "$work/neg.log")"
+
+# 3. GTKWave: the save file's Rounds group, its signals drawn, period and serving shown as text.
+grep -qx -- "-Rounds" "$out/waves.gtkw" || fail "waves.gtkw has no Rounds group"
+# Round 1 starts at 1 s (1e12 ps); its C-period ends c_period_ms later (rounds.csv line 3).
+cp_ps=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "c_period_ms") c = i }
+  NR == 3 { split($c, p, "."); printf "%d%s\n", p[1], substr(p[2] "000000000", 1, 9) }' "$out/rounds.csv" | sed 's/^0*//')
+[[ -n $cp_ps && $cp_ps -gt 0 ]] || fail "round 1 has no C-period in rounds.csv"
+d_at=$((1000000000000 + cp_ps + 1))
+expected=(
+  'SystemC.rounds.round[63:0]'
+  'SystemC.rounds.boundary'
+  'SystemC.rounds.period[7:0]'
+  'SystemC.rounds.serving[7:0]'
+  'SystemC.rounds.pending_c[31:0]'
+  'SystemC.rounds.slack_ms'
+)
+keep=()
+if [[ -n ${KEEP_DIR:-} ]]; then keep=(--keep "$KEEP_DIR"); fi
+export CHECK_GTKWAVE_TIMEOUT=${CHECK_GTKWAVE_TIMEOUT:-60}
+set +e
+timeout --kill-after=10 $((CHECK_GTKWAVE_TIMEOUT + 30)) bash "$check_gtkwave" ${keep[@]+"${keep[@]}"} \
+  --value-at 1000000000001 'SystemC.rounds.period[7:0]' C \
+  --value-at "$d_at" 'SystemC.rounds.period[7:0]' D \
+  --value-at 1000000000001 'SystemC.rounds.round[63:0]' 1 \
+  "$out/waves.vcd" "$out/waves.gtkw" "${expected[@]}" > "$work/gtkwave.log" 2>&1
+status=$?
+set -e
+cat "$work/gtkwave.log"
+[[ $status -ne 2 ]] || usage "check_gtkwave.sh reports a usage error or a missing tool (status 2)"
+[[ $status -eq 0 ]] || fail "check_gtkwave.sh exited with status $status on the 003 run"
+
+# 4. Paper 004: ten generated rate-based tasks under WRR-SCAN-C for 20 s, aperiodic reads every 35 ms.
+cat > "$work/rate.toml" << 'EOF'
+[device]
+preset = "hp97560"
+[firmware]
+policy = "wrr_scan_c"
+queue_depth = 4096
+[workload]
+kind = "rate_tasks"
+tasks = 10
+duration_s = 20
+aperiodic_interarrival_ms = 35
+[run]
+seed = 4004
+check_data = false
+EOF
+run "$work/rate" "$work/rate.toml"
+grep -q "aperiodic" "$work/rate/waves.rounds.serving.txt" || fail "the 004 run's serving filter names no aperiodic service"
+check "$work/rate.log" "$work/rate/waves.vcd" "$work/rate/requests.csv" ||
+  { cat "$work/rate.log"; fail "check_rounds_waves.py disagrees on the 004 run"; }
+cat "$work/rate.log"
+echo "$me: OK"
