@@ -85,7 +85,7 @@ void BM_SfcDecision(benchmark::State& state, const char* curve, double curve_ind
   auto arrive = [&] {
     drivevp::Command c;
     c.id = id++;
-    c.qos = rng() & 0xFFFF;  // 4 levels of 4 bits
+    for (unsigned k = 0; k < 4; ++k) c.set_qos_level(k, static_cast<std::uint32_t>(rng() % 16));  // 4 of 16 levels
     policy->enqueue(c, ctx);
   };
   for (std::uint64_t i = 0; i < n; ++i) arrive();

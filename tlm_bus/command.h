@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 namespace drivevp {
 
@@ -52,16 +53,12 @@ enum class RequestClass : std::uint8_t { Discrete = 0, Continuous = 1, RealTime 
 /// D-dimensional QoS space; issue 11: up to 16).
 inline constexpr unsigned kMaxQosDims = 16;
 
-/// Bits one QoS level takes in Command::qos for `levels` levels per dimension: ceil(log2 levels)
-/// (levels in [2, 256]: 1 to 8 bits). A vector of D dimensions fits when D * bits <= 64.
-constexpr unsigned qos_level_bits(unsigned levels) {
-  unsigned b = 1;
-  while ((1u << b) < levels) ++b;
-  return b;
-}
+/// Largest number of QoS levels per dimension (paper 001 §5.2.1, Fig. 9b: up to 256). A level
+/// is in [0, 255]: one byte of Command::qos.
+inline constexpr unsigned kMaxQosLevels = 256;
 
 /// One I/O command as submitted by the host. Trivially copyable: it is copied byte-wise into
-/// submission-queue entries in host memory.
+/// submission-queue entries in host memory (64 B, layout in docs/registers.md).
 struct Command {
   std::uint64_t id = 0;      ///< host-assigned, unique per run, in submission order from 0
   std::uint64_t lbn = 0;     ///< first logical block number (64-bit)
@@ -73,23 +70,21 @@ struct Command {
   std::uint32_t tag = 0;        ///< host's tag for the command (NCQ tag / buffer slot), < queue depth
   Time arrival{0};              ///< time the host submitted the command
   Time deadline = kNoDeadline;  ///< absolute deadline, or kNoDeadline
-  /// QoS vector (paper 001 §2), packed: dimension k's level in bits [k*b, (k+1)*b), b =
-  /// qos_level_bits(N) for N levels; level 0 is the highest priority (001 §3: a lower curve
-  /// value is served first). Packed so that up to 16 dimensions (of up to 16 levels; 8 of 256)
-  /// fit the 8 bytes the submission entry has always carried (docs/registers.md). 0 = none.
-  std::uint64_t qos = 0;
-
+  /// QoS vector (paper 001 §2; issue 11): qos[k] is the level of dimension k, in [0, N) for N
+  /// levels (N <= kMaxQosLevels = 256, so one byte each); 16 dimensions of up to 256 levels, 128
+  /// bits. Level 0 is the highest priority (001 §3: a lower curve value is served first).
+  /// Dimensions beyond the workload's D are 0; all 0 = no vector (docs/registers.md).
+  std::array<std::uint8_t, kMaxQosDims> qos{};
   bool is_read() const { return op == Op::Read; }
   std::uint64_t end_lbn() const { return lbn + blocks; }  ///< one past the last block
-  /// Level of QoS dimension `k` packed with `bits` bits per level (k * bits + bits <= 64).
-  std::uint32_t qos_level(unsigned k, unsigned bits) const {
-    return static_cast<std::uint32_t>((qos >> (k * bits)) & ((std::uint64_t{1} << bits) - 1));
-  }
-  /// Sets QoS dimension `k` to `level` (< 2^bits), `bits` bits per level (k * bits + bits <= 64).
-  void set_qos_level(unsigned k, unsigned bits, std::uint32_t level) {
-    const std::uint64_t mask = ((std::uint64_t{1} << bits) - 1) << (k * bits);
-    qos = (qos & ~mask) | ((std::uint64_t{level} << (k * bits)) & mask);
-  }
+  /// Level of QoS dimension `k` (k < kMaxQosDims; no check on this hot path).
+  std::uint32_t qos_level(unsigned k) const { return qos[k]; }
+  /// Sets QoS dimension `k` (< kMaxQosDims) to `level` (< kMaxQosLevels; no check).
+  void set_qos_level(unsigned k, std::uint32_t level) { qos[k] = static_cast<std::uint8_t>(level); }
 };
+
+static_assert(sizeof(Command) == 64 && alignof(Command) == 8,
+              "Command crosses the bus in every submission entry: its layout is docs/registers.md's");
+static_assert(std::is_trivially_copyable_v<Command>, "Command is copied byte-wise over the bus");
 
 }  // namespace drivevp

@@ -7,8 +7,8 @@
 //
 // The point's dimensions, in this order (the last is the major one, the one Sweep and C-Scan keep
 // sorted: 001 §2 "the vertical dimension"):
-//   1. qos_dims levels of the request's QoS vector (Command::qos, drawn by the workload;
-//      testbench/workload/qos.h), dimension 0 first;
+//   1. qos_dims levels of the request's QoS vector (Command::qos, one byte per dimension, drawn
+//      by the workload; testbench/workload/qos.h), dimension 0 first;
 //   2. cylinder_dim: the request's cylinder, level = cylinder x N / cylinders;
 //   3. access_dim: the firmware's predicted access time (Predictor::estimate(...).access(), as
 //      SPTF ranks), level = min(N - 1, access x N / access_span_ms); recomputed for every queued
@@ -16,7 +16,9 @@
 //      decision O(n D) instead of O(log n);
 //   4. deadline_dim: the slack deadline - now at arrival, level = min(N - 1, slack x N /
 //      deadline_span_ms); a request without a deadline (or past it: slack 0 is level 0) at N - 1.
-// D = the number of dimensions selected, in [1, 16] (std::invalid_argument otherwise). Ties
+// D = the number of dimensions selected, in [1, 16] (std::invalid_argument otherwise), N in
+// [2, 256]: a curve position is up to 16 x 8 = 128 bits, an sfc::Key (unsigned __int128;
+// firmware/sfc/curves.h), so every curve takes D = 16, N = 256. Ties
 // between equal curve positions go to the smaller raw value of the major dimension (the level
 // itself for a QoS dimension, the cylinder, the access time in ps, the absolute deadline), then
 // to the smaller command id: so Sweep over deadline alone is EDF and over access time alone is
@@ -52,10 +54,7 @@ struct SfcSettings {
 class SfcPolicy final : public SchedulingPolicy {
  public:
   explicit SfcPolicy(const SfcSettings& s)
-      : s_(s),
-        curve_(s.curve, s.dims(), s.levels),
-        scheduler_(s.scheduler, curve_.last()),
-        bits_(qos_level_bits(s.levels)) {}
+      : s_(s), curve_(s.curve, s.dims(), s.levels), scheduler_(s.scheduler, curve_.last()) {}
   std::string_view name() const override { return "SFC"; }
 
   void enqueue(const Command& c, const SchedulingContext& ctx) override {
@@ -94,7 +93,7 @@ class SfcPolicy final : public SchedulingPolicy {
     std::int64_t major = 0;
     for (unsigned k = 0; k < s_.qos_dims; ++k) {
       // Clamped: a level beyond N - 1 (a host that packed more levels) is the lowest priority.
-      point[d++] = std::min(c.qos_level(k, bits_), s_.levels - 1);
+      point[d++] = std::min(c.qos_level(k), s_.levels - 1);
       major = point[d - 1];
     }
     if (s_.cylinder_dim) {
@@ -118,7 +117,6 @@ class SfcPolicy final : public SchedulingPolicy {
   SfcSettings s_;
   sfc::Curve curve_;
   sfc::Scheduler scheduler_;
-  unsigned bits_;
 };
 
 }  // namespace

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> kScenarioSections = {"device", "firmware", "workload", "run", "trace", "output"};
-const std::vector<std::string> kExperimentSections = {"experiment", "axes", "zip", "metrics", "figures"};
+const std::vector<std::string> kExperimentSections = {"experiment", "axes", "zip", "metrics", "figures", "part"};
 /// First components a metric path may start with: the sections of summary.json that hold
 /// results (testbench/sim/platform.cpp).
 /// `deadlines` exists in runs with deadlines (workload.deadline) and rate_tasks runs, `energy` in
@@ -349,104 +349,22 @@ std::uint64_t derive_seed(std::uint64_t base_seed, const std::string& assignment
   return seed & 0x7fff'ffff'ffff'ffffULL;
 }
 
-Experiment load_experiment(const std::string& path, const std::vector<std::string>& overrides) {
-  Experiment ex;
-  ex.file = path;
-  ex.file_abs = fs::absolute(fs::path(path)).lexically_normal().string();
-  ex.text = read_file_bounded(path);
-  const std::string file = clip(path);
-  const std::string dir = absolute_dir(scenario_base_dir(path));
-  // The scenario loader's nesting check and TOML syntax errors, with this file's name.
-  const auto root = std::make_shared<const toml::table>(read_scenario_table(path));
+namespace {
 
-  // Top level: experiment sections and scenario sections only.
-  for (auto&& [k, v] : *root) {
-    const std::string name(k.str());
-    const bool known = std::count(kScenarioSections.begin(), kScenarioSections.end(), name) ||
-                       std::count(kExperimentSections.begin(), kExperimentSections.end(), name);
-    if (!known)
-      throw ConfigError(fmt::format("{}: unknown section '{}'; allowed: {}, and the scenario sections {}",
-                                    where_of(file, v), clip(name), join(kExperimentSections), join(kScenarioSections)));
-  }
-  auto table_of = [&](const char* name) -> const toml::table* {
-    const toml::node* n = root->get(name);
-    if (!n) return nullptr;
-    if (!n->is_table()) fail(where_of(file, *n), name, fmt::format("a table [{}]", name), shown(*n));
-    return n->as_table();
-  };
-
-  // [experiment]
-  std::string base_scenario;
-  ex.name = fs::path(path).stem().string();
-  if (const toml::table* e = table_of("experiment")) {
-    for (auto&& [k, v] : *e) {
-      const std::string key(k.str());
-      const std::string w = where_of(file, v);
-      if (key == "name") {
-        ex.name = expect_string(*e, "name", file, "experiment");
-        if (!valid_name(ex.name, true)) fail(w, "experiment.name", "letters, digits, '_', '.', '-' (1..100)", shown(v));
-      } else if (key == "description") {
-        ex.description = expect_string(*e, "description", file, "experiment");
-      } else if (key == "scenario") {
-        base_scenario = expect_string(*e, "scenario", file, "experiment");
-        if (!base_scenario.empty() && base_scenario[0] != '/') base_scenario = dir + "/" + base_scenario;
-        if (!fs::is_regular_file(base_scenario))
-          fail(w, "experiment.scenario", "an existing scenario file (relative to the experiment file)", shown(v));
-      } else if (key == "replications") {
-        const auto r = v.value_exact<std::int64_t>();
-        if (!r || *r < 1 || *r > kMaxReplications)
-          fail(w, "experiment.replications", fmt::format("an integer in [1, {}]", kMaxReplications), shown(v));
-        ex.replications = static_cast<int>(*r);
-      } else if (key == "seeds") {
-        const auto s = v.value_exact<std::string>();
-        if (!s || (*s != "independent" && *s != "common"))
-          fail(w, "experiment.seeds", "'independent' or 'common' (common random numbers)", shown(v));
-        ex.common_seeds = *s == "common";
-      } else {
-        throw ConfigError(
-            fmt::format("{}: unknown key 'experiment.{}'; allowed: experiment.name, "
-                        "experiment.description, experiment.scenario, experiment.replications, "
-                        "experiment.seeds",
-                        w, clip(key)));
-      }
-    }
-  }
-
-  // Base: scenario file (or the default), inline sections, then --set.
-  ScenarioLayers base(base_scenario);
-  base.add_sections(root, file, dir);
-  std::vector<std::pair<std::string, std::string>> override_keys;  // key, argument
-  for (const std::string& o : overrides) {
-    if (o.rfind("experiment.", 0) == 0) {
-      // The experiment's own settings that a shortened run may change.
-      auto [key, t] = parse_scenario_override(o);
-      const toml::node& v = *t.get("v");
-      const std::string where = "--set " + clip(o);
-      if (key == "experiment.replications") {
-        const auto r = v.value_exact<std::int64_t>();
-        if (!r || *r < 1 || *r > kMaxReplications)
-          fail(where, key, fmt::format("an integer in [1, {}]", kMaxReplications), shown(v));
-        ex.replications = static_cast<int>(*r);
-      } else if (key == "experiment.seeds") {
-        const auto sv = v.value_exact<std::string>();
-        if (!sv || (*sv != "independent" && *sv != "common"))
-          fail(where, key, "'independent' or 'common' (common random numbers)", shown(v));
-        ex.common_seeds = *sv == "common";
-      } else {
-        throw ConfigError(
-            fmt::format("{}: unknown key '{}'; --set accepts experiment.replications, "
-                        "experiment.seeds and scenario keys",
-                        where, clip(key)));
-      }
-      continue;
-    }
-    base.set_override(o, fs::current_path().string());
-    override_keys.emplace_back(o.substr(0, o.find('=')), o);
-  }
-
+/// The axes, zipped groups and figures of `src` (the file's top level, or one [[part]] table, both
+/// inside `root`), checked against `base` (the scenario layers with a part's set and --set
+/// applied) and ex.metrics, and the grid of points: fills ex.axes, ex.figures, ex.points and ex.base_seed.
+/// `override_keys` (key, --set argument) and `set_keys` (key, where: a part's set) may not be axes.
+void build_grid(Experiment& ex, const toml::table& src, const std::shared_ptr<const toml::table>& root,
+                const ScenarioLayers& base, const std::vector<std::pair<std::string, std::string>>& override_keys,
+                const std::vector<std::pair<std::string, std::string>>& set_keys, const std::string& file,
+                const std::string& dir) {
   // Axes and zipped groups.
-  if (const toml::table* a = table_of("axes")) collect_axes(*a, root, "", file, -1, ex.axes);
-  if (const toml::node* z = root->get("zip")) {
+  if (const toml::node* a = src.get("axes")) {
+    if (!a->is_table()) fail(where_of(file, *a), "axes", "a table [axes]", shown(*a));
+    collect_axes(*a->as_table(), root, "", file, -1, ex.axes);
+  }
+  if (const toml::node* z = src.get("zip")) {
     const toml::array* groups = z->as_array();
     if (!groups || !groups->is_array_of_tables())
       fail(where_of(file, *z), "zip", "[[zip]] tables of equal-length arrays", shown(*z));
@@ -482,32 +400,11 @@ Experiment load_experiment(const std::string& path, const std::vector<std::strin
             fmt::format("--set {}: {} is an axis of the experiment ({}); remove it from the axes or "
                         "from --set",
                         clip(arg), ax.key, ax.values[0].where));
+    for (const auto& [k, where] : set_keys)
+      if (k == ax.key)
+        fail(where, "part.set." + k, "a key that is not an axis of the part (a part's axis overrides its set)",
+             "the axis at " + ax.values[0].where);
   }
-
-  // Metrics.
-  if (const toml::table* m = table_of("metrics")) {
-    for (auto&& [k, v] : *m) {
-      const std::string name(k.str());
-      const std::string w = where_of(file, v);
-      if (!valid_name(name, false))
-        fail(w, "metrics." + clip(name), "a column name of letters, digits, '_', '-'", "'" + clip(name) + "'");
-      const auto p = v.value_exact<std::string>();
-      if (!p)
-        fail(w, "metrics." + name, "a dotted path into summary.json, e.g. \"metrics.response_mean_ms\"", shown(v));
-      const std::string root_key = p->substr(0, p->find('.'));
-      if (!std::count(kMetricRoots.begin(), kMetricRoots.end(), root_key))
-        fail(w, "metrics." + name, "a path under one of " + join(kMetricRoots) + " (see summary.json)", shown(v));
-      ex.metrics.push_back({name, *p});
-    }
-    std::stable_sort(ex.metrics.begin(), ex.metrics.end(), [&](const Metric& x, const Metric& y) {
-      return m->get(x.name)->source().begin.line < m->get(y.name)->source().begin.line;
-    });
-  }
-  if (ex.metrics.empty())
-    ex.metrics = {{"response_mean_ms", "metrics.response_mean_ms"},
-                  {"response_p99_ms", "metrics.response_p99_ms"},
-                  {"response_scv", "metrics.response_scv"},
-                  {"utilization", "metrics.utilization"}};
 
   // Figures.
   auto axis_index = [&](const std::string& key) -> int {
@@ -517,7 +414,7 @@ Experiment load_experiment(const std::string& path, const std::vector<std::strin
   };
   std::vector<std::string> axis_keys;
   for (const Axis& a : ex.axes) axis_keys.push_back(a.key);
-  if (const toml::node* f = root->get("figures")) {
+  if (const toml::node* f = src.get("figures")) {
     const toml::array* figs = f->as_array();
     if (!figs || !figs->is_array_of_tables()) fail(where_of(file, *f), "figures", "[[figures]] tables", shown(*f));
     std::set<std::string> names;
@@ -696,7 +593,207 @@ Experiment load_experiment(const std::string& path, const std::vector<std::strin
     pt.scenario_sha256 = sha256_hex(identity);
     ex.points.push_back(std::move(pt));
   }
-  return ex;
+}
+
+}  // namespace
+
+std::vector<Experiment> load_experiments(const std::string& path, const std::vector<std::string>& overrides) {
+  Experiment ex;
+  ex.file = path;
+  ex.file_abs = fs::absolute(fs::path(path)).lexically_normal().string();
+  ex.text = read_file_bounded(path);
+  const std::string file = clip(path);
+  const std::string dir = absolute_dir(scenario_base_dir(path));
+  // The scenario loader's nesting check and TOML syntax errors, with this file's name.
+  const auto root = std::make_shared<const toml::table>(read_scenario_table(path));
+
+  // Top level: experiment sections and scenario sections only.
+  for (auto&& [k, v] : *root) {
+    const std::string name(k.str());
+    const bool known = std::count(kScenarioSections.begin(), kScenarioSections.end(), name) ||
+                       std::count(kExperimentSections.begin(), kExperimentSections.end(), name);
+    if (!known)
+      throw ConfigError(fmt::format("{}: unknown section '{}'; allowed: {}, and the scenario sections {}",
+                                    where_of(file, v), clip(name), join(kExperimentSections), join(kScenarioSections)));
+  }
+  auto table_of = [&](const char* name) -> const toml::table* {
+    const toml::node* n = root->get(name);
+    if (!n) return nullptr;
+    if (!n->is_table()) fail(where_of(file, *n), name, fmt::format("a table [{}]", name), shown(*n));
+    return n->as_table();
+  };
+
+  // [experiment]
+  std::string base_scenario;
+  ex.name = fs::path(path).stem().string();
+  if (const toml::table* e = table_of("experiment")) {
+    for (auto&& [k, v] : *e) {
+      const std::string key(k.str());
+      const std::string w = where_of(file, v);
+      if (key == "name") {
+        ex.name = expect_string(*e, "name", file, "experiment");
+        if (!valid_name(ex.name, true)) fail(w, "experiment.name", "letters, digits, '_', '.', '-' (1..100)", shown(v));
+      } else if (key == "description") {
+        ex.description = expect_string(*e, "description", file, "experiment");
+      } else if (key == "scenario") {
+        base_scenario = expect_string(*e, "scenario", file, "experiment");
+        if (!base_scenario.empty() && base_scenario[0] != '/') base_scenario = dir + "/" + base_scenario;
+        if (!fs::is_regular_file(base_scenario))
+          fail(w, "experiment.scenario", "an existing scenario file (relative to the experiment file)", shown(v));
+      } else if (key == "replications") {
+        const auto r = v.value_exact<std::int64_t>();
+        if (!r || *r < 1 || *r > kMaxReplications)
+          fail(w, "experiment.replications", fmt::format("an integer in [1, {}]", kMaxReplications), shown(v));
+        ex.replications = static_cast<int>(*r);
+      } else if (key == "seeds") {
+        const auto s = v.value_exact<std::string>();
+        if (!s || (*s != "independent" && *s != "common"))
+          fail(w, "experiment.seeds", "'independent' or 'common' (common random numbers)", shown(v));
+        ex.common_seeds = *s == "common";
+      } else {
+        throw ConfigError(
+            fmt::format("{}: unknown key 'experiment.{}'; allowed: experiment.name, "
+                        "experiment.description, experiment.scenario, experiment.replications, "
+                        "experiment.seeds",
+                        w, clip(key)));
+      }
+    }
+  }
+
+  // Base: scenario file (or the default), inline sections; --set goes on top (of a part's set).
+  ScenarioLayers base(base_scenario);
+  base.add_sections(root, file, dir);
+  std::vector<std::pair<std::string, std::string>> override_keys;  // key, argument (scenario keys)
+  for (const std::string& o : overrides) {
+    if (o.rfind("experiment.", 0) == 0) {
+      // The experiment's own settings that a shortened run may change.
+      auto [key, t] = parse_scenario_override(o);
+      const toml::node& v = *t.get("v");
+      const std::string where = "--set " + clip(o);
+      if (key == "experiment.replications") {
+        const auto r = v.value_exact<std::int64_t>();
+        if (!r || *r < 1 || *r > kMaxReplications)
+          fail(where, key, fmt::format("an integer in [1, {}]", kMaxReplications), shown(v));
+        ex.replications = static_cast<int>(*r);
+      } else if (key == "experiment.seeds") {
+        const auto sv = v.value_exact<std::string>();
+        if (!sv || (*sv != "independent" && *sv != "common"))
+          fail(where, key, "'independent' or 'common' (common random numbers)", shown(v));
+        ex.common_seeds = *sv == "common";
+      } else {
+        throw ConfigError(
+            fmt::format("{}: unknown key '{}'; --set accepts experiment.replications, "
+                        "experiment.seeds and scenario keys",
+                        where, clip(key)));
+      }
+      continue;
+    }
+    override_keys.emplace_back(o.substr(0, o.find('=')), o);
+  }
+
+  // Metrics.
+  if (const toml::table* m = table_of("metrics")) {
+    for (auto&& [k, v] : *m) {
+      const std::string name(k.str());
+      const std::string w = where_of(file, v);
+      if (!valid_name(name, false))
+        fail(w, "metrics." + clip(name), "a column name of letters, digits, '_', '-'", "'" + clip(name) + "'");
+      const auto p = v.value_exact<std::string>();
+      if (!p)
+        fail(w, "metrics." + name, "a dotted path into summary.json, e.g. \"metrics.response_mean_ms\"", shown(v));
+      const std::string root_key = p->substr(0, p->find('.'));
+      if (!std::count(kMetricRoots.begin(), kMetricRoots.end(), root_key))
+        fail(w, "metrics." + name, "a path under one of " + join(kMetricRoots) + " (see summary.json)", shown(v));
+      ex.metrics.push_back({name, *p});
+    }
+    std::stable_sort(ex.metrics.begin(), ex.metrics.end(), [&](const Metric& x, const Metric& y) {
+      return m->get(x.name)->source().begin.line < m->get(y.name)->source().begin.line;
+    });
+  }
+  if (ex.metrics.empty())
+    ex.metrics = {{"response_mean_ms", "metrics.response_mean_ms"},
+                  {"response_p99_ms", "metrics.response_p99_ms"},
+                  {"response_scv", "metrics.response_scv"},
+                  {"utilization", "metrics.utilization"}};
+
+  // The grid: the file's own axes, or one experiment per [[part]] table (docs/experiments.md "Parts").
+  std::vector<Experiment> out;
+  auto with_overrides = [&](ScenarioLayers layers) {
+    for (const auto& [key, arg] : override_keys) layers.set_override(arg, fs::current_path().string());
+    return layers;
+  };
+  const toml::node* parts_node = root->get("part");
+  if (!parts_node) {
+    build_grid(ex, *root, root, with_overrides(base), override_keys, {}, file, dir);
+    out.push_back(std::move(ex));
+    return out;
+  }
+  for (const char* section : {"axes", "zip", "figures"})
+    if (const toml::node* n = root->get(section))
+      fail(where_of(file, *n), section,
+           "no top-level axes, zip or figures beside [[part]] tables (each part has its own [part.axes], "
+           "[[part.zip]], [[part.figures]])",
+           fmt::format("top-level '{}'", section));
+  const toml::array* parts = parts_node->as_array();
+  if (!parts || !parts->is_array_of_tables())
+    fail(where_of(file, *parts_node), "part", "[[part]] tables", shown(*parts_node));
+  std::set<std::string> part_names;
+  for (const toml::node& pn : *parts) {
+    const toml::table& pt = *pn.as_table();
+    const std::string pw = where_of(file, pn);
+    Experiment px = ex;
+    std::vector<std::pair<std::string, std::string>> set_keys;  // key, where
+    ScenarioLayers layers = base;
+    for (auto&& [k, v] : pt) {
+      const std::string key(k.str());
+      const std::string w = where_of(file, v);
+      if (key == "name") {
+        const auto n = v.value_exact<std::string>();
+        if (!n || !valid_name(*n, false))
+          fail(w, "part.name", "a name of letters, digits, '_', '-' (1..100; it names the part's directory)", shown(v));
+        px.part = *n;
+      } else if (key == "description") {
+        const auto d = v.value_exact<std::string>();
+        if (!d) fail(w, "part.description", "a string", shown(v));
+        px.description = *d;
+      } else if (key == "set") {
+        const toml::table* t = v.as_table();
+        if (!t) fail(w, "part.set", "a table of scenario keys such as { \"firmware.policy\" = \"clook\" }", shown(v));
+        std::function<void(const toml::table&, const std::string&)> walk = [&](const toml::table& tab,
+                                                                               const std::string& prefix) {
+          for (auto&& [sk, sv] : tab) {
+            const std::string sk_full = prefix.empty() ? std::string(sk.str()) : prefix + "." + std::string(sk.str());
+            if (const toml::table* sub = sv.as_table()) {
+              walk(*sub, sk_full);
+              continue;
+            }
+            layers.set(sk_full, std::shared_ptr<const toml::node>(root, &sv), where_of(file, sv), dir);
+            set_keys.emplace_back(sk_full, where_of(file, sv));
+          }
+        };
+        walk(*t, "");
+      } else if (key != "axes" && key != "zip" && key != "figures") {
+        throw ConfigError(fmt::format(
+            "{}: unknown key 'part.{}'; allowed: part.name, part.description, part.set, part.axes, part.zip, "
+            "part.figures",
+            w, clip(key)));
+      }
+    }
+    if (px.part.empty()) fail(pw, "part.name", "a name for every [[part]] (it names the part's directory)", "none");
+    if (!part_names.insert(px.part).second)
+      fail(where_of(file, *pt.get("name")), "part.name", "a name not used by another part", "'" + px.part + "' again");
+    px.name = ex.name + "." + px.part;
+    build_grid(px, pt, root, with_overrides(layers), override_keys, set_keys, file, dir);
+    out.push_back(std::move(px));
+  }
+  return out;
+}
+
+Experiment load_experiment(const std::string& path, const std::vector<std::string>& overrides) {
+  std::vector<Experiment> v = load_experiments(path, overrides);
+  if (v.size() != 1 || !v[0].part.empty())
+    throw ConfigError(fmt::format("{}: has [[part]] tables; expected an experiment without parts here", clip(path)));
+  return std::move(v[0]);
 }
 
 }  // namespace drivevp::experiment

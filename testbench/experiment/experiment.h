@@ -1,5 +1,6 @@
 // Experiment files (experiments/*.toml): a base scenario, axes crossed and zipped, replications
-// with derived seeds, the metrics to collect and the figures to draw. Every point is validated
+// with derived seeds, the metrics to collect and the figures to draw; optionally several parts
+// ([[part]]), each its own grid and figures over the shared scenario and metrics. Every point is validated
 // through the scenario loader before anything runs. Format: docs/experiments.md.
 #pragma once
 
@@ -103,6 +104,9 @@ struct Experiment {
   std::string file_abs;  ///< absolute path
   std::string text;      ///< the file's bytes
   std::string name, description;
+  /// The [[part]] this experiment is ("" for a file without parts); its name is then
+  /// "<experiment>.<part>" and its sweep directory DIR/<part> (docs/experiments.md "Parts").
+  std::string part;
   int replications = 1;  ///< [1, 1000]
   bool common_seeds = false;
   std::uint64_t base_seed = 1;  ///< run.seed of the resolved base scenario
@@ -115,6 +119,12 @@ struct Experiment {
 /// Loads `path`, applies `overrides` ("KEY=VALUE", applied to every point, above the axes),
 /// expands the grid and validates every point through the scenario loader. Throws ConfigError
 /// naming the file, line and key, what is allowed and what was found; nothing is run or written.
+/// A file with [[part]] tables gives one Experiment per part, in file order: each shares the
+/// file's [experiment] settings, scenario sections and [metrics], and has its own axes, zip
+/// groups, figures and `set` (scenario keys above the file's sections, below --set and the
+/// axes); a file without parts gives one. Every part is validated before any is returned.
+std::vector<Experiment> load_experiments(const std::string& path, const std::vector<std::string>& overrides);
+/// load_experiments for a file without [[part]] tables; throws ConfigError for a file with parts.
 Experiment load_experiment(const std::string& path, const std::vector<std::string>& overrides);
 
 /// The seed of replication `k` of `point` (see docs/experiments.md "Seeds"): the first 8 bytes

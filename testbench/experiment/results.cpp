@@ -100,6 +100,7 @@ nlohmann::json experiment_record(const Experiment& ex, const Plan& plan) {
   json j = json::object();
   j["experiment"] = {{"file", ex.file_abs}, {"sha256", sha256_hex(ex.text)}, {"text", ex.text}};
   j["name"] = ex.name;
+  if (!ex.part.empty()) j["part"] = ex.part;
   j["description"] = ex.description;
   j["drivevp_version"] = DRIVEVP_VERSION;
   j["git_commit"] = commit;

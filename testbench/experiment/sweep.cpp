@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -102,44 +103,10 @@ int finish(const Plan& plan, const std::string& dir) {
   return status;
 }
 
-}  // namespace
-
-int sweep_main(const SweepOptions& o) {
-  const std::string self = self_executable();
-  if (!o.collect.empty()) {
-    const Plan plan = read_plan(o.collect);
-    fmt::print("drivevp sweep --collect | {} | {} points x {} replications\n", plan.name, plan.points.size(),
-               plan.replications);
-    return finish(plan, o.collect);
-  }
-  if (o.slurm_task) {
-    // An array task of a sweep submitted with --slurm: the positional argument is the sweep DIR.
-    const std::string& dir = o.experiment;
-    const Plan plan = read_plan(dir);
-    const std::size_t k = o.array_chunk == 0 ? 1 : o.array_chunk;
-    const std::size_t first = *o.slurm_task * k;
-    const std::vector<RunRef> runs = incomplete_runs(plan, dir, first, first + k);
-    fmt::print("drivevp sweep task {}: points {}..{}, {} runs to do\n", *o.slurm_task, first,
-               std::min(first + k, plan.points.size()) - 1, runs.size());
-    const std::size_t failed =
-        execute_runs(plan, dir, runs, 1, self, [&](const RunRef& r, const nlohmann::json& rec, const JobResult&) {
-          fmt::print("{} rep {}: {}{}\n", plan.points[r.point].id, r.rep, rec["status"].get<std::string>(),
-                     rec["status"] == "ok" ? "" : ": " + rec["error"].get<std::string>());
-          std::fflush(stdout);
-        });
-    return failed ? 1 : 0;
-  }
-
-  if (!o.slurm.empty() && o.slurm != "submit" && o.slurm != "script")
-    throw ConfigError(
-        fmt::format("--slurm: expected no value, 'submit' or 'script', found '{}'", printable_text(o.slurm, 80)));
-  if (!o.partition.empty()) validate_partition(o.partition);
-  if (!o.time_limit.empty()) validate_time_limit(o.time_limit);
-  if (o.slurm.empty() && (!o.partition.empty() || !o.time_limit.empty()))
-    throw ConfigError("--partition and --time apply only with --slurm");
-  const Experiment ex = load_experiment(o.experiment, o.sets);
+/// One experiment (or one part of a file with parts) into `dir`: the plan, the runs (here or as
+/// a Slurm array), the tables and figures. Returns the exit status as sweep_main.
+int sweep_one(const Experiment& ex, const std::string& dir, const SweepOptions& o, const std::string& self) {
   const Plan plan = plan_of(ex);
-  const std::string dir = o.out.empty() ? "out/sweeps/" + ex.name : o.out;
   const std::size_t total = plan.points.size() * static_cast<std::size_t>(plan.replications);
   const std::size_t jobs = o.jobs ? o.jobs : default_jobs();
   const bool existing = fs::exists(dir + "/experiment.json");
@@ -260,6 +227,57 @@ int sweep_main(const SweepOptions& o) {
       o.timeout_s);
   if (tty && !runs.empty()) fmt::print(stderr, "\n");
   return finish(plan, dir);
+}
+
+}  // namespace
+
+int sweep_main(const SweepOptions& o) {
+  const std::string self = self_executable();
+  if (!o.collect.empty()) {
+    const Plan plan = read_plan(o.collect);
+    fmt::print("drivevp sweep --collect | {} | {} points x {} replications\n", plan.name, plan.points.size(),
+               plan.replications);
+    return finish(plan, o.collect);
+  }
+  if (o.slurm_task) {
+    // An array task of a sweep submitted with --slurm: the positional argument is the sweep DIR.
+    const std::string& dir = o.experiment;
+    const Plan plan = read_plan(dir);
+    const std::size_t k = o.array_chunk == 0 ? 1 : o.array_chunk;
+    const std::size_t first = *o.slurm_task * k;
+    const std::vector<RunRef> runs = incomplete_runs(plan, dir, first, first + k);
+    fmt::print("drivevp sweep task {}: points {}..{}, {} runs to do\n", *o.slurm_task, first,
+               std::min(first + k, plan.points.size()) - 1, runs.size());
+    const std::size_t failed =
+        execute_runs(plan, dir, runs, 1, self, [&](const RunRef& r, const nlohmann::json& rec, const JobResult&) {
+          fmt::print("{} rep {}: {}{}\n", plan.points[r.point].id, r.rep, rec["status"].get<std::string>(),
+                     rec["status"] == "ok" ? "" : ": " + rec["error"].get<std::string>());
+          std::fflush(stdout);
+        });
+    return failed ? 1 : 0;
+  }
+
+  if (!o.slurm.empty() && o.slurm != "submit" && o.slurm != "script")
+    throw ConfigError(
+        fmt::format("--slurm: expected no value, 'submit' or 'script', found '{}'", printable_text(o.slurm, 80)));
+  if (!o.partition.empty()) validate_partition(o.partition);
+  if (!o.time_limit.empty()) validate_time_limit(o.time_limit);
+  if (o.slurm.empty() && (!o.partition.empty() || !o.time_limit.empty()))
+    throw ConfigError("--partition and --time apply only with --slurm");
+  // Every part is validated before anything runs; then each runs as its own sweep into DIR/<part>.
+  const std::vector<Experiment> parts = load_experiments(o.experiment, o.sets);
+  if (parts.size() == 1 && parts[0].part.empty())
+    return sweep_one(parts[0], o.out.empty() ? "out/sweeps/" + parts[0].name : o.out, o, self);
+  // A part's name is "<experiment>.<part>": the default directory is the experiment's.
+  const std::string name = parts[0].name.substr(0, parts[0].name.size() - parts[0].part.size() - 1);
+  const std::string top = o.out.empty() ? "out/sweeps/" + name : o.out;
+  int status = 0;
+  for (const Experiment& ex : parts) {
+    fmt::print("part {} ({} of {})\n", ex.part, &ex - parts.data() + 1, parts.size());
+    std::fflush(stdout);
+    status = std::max(status, sweep_one(ex, top + "/" + ex.part, o, self));
+  }
+  return status;
 }
 
 }  // namespace drivevp::experiment

@@ -9,11 +9,11 @@
 
 namespace drivevp {
 
-QosSpace::QosSpace(sfc::CurveKind curve, unsigned dims, unsigned levels)
-    : curve_(curve, dims, levels), bits_(qos_level_bits(levels)) {}
+QosSpace::QosSpace(sfc::CurveKind curve, unsigned dims, unsigned levels, unsigned vector_dims)
+    : curve_(curve, dims, levels), vector_dims_(std::max(dims, std::min(vector_dims, kMaxQosDims))) {}
 
 void QosSpace::point(const Command& c, std::uint32_t* p) const {
-  for (unsigned k = 0; k < curve_.dims(); ++k) p[k] = std::min(c.qos_level(k, bits_), curve_.levels() - 1);
+  for (unsigned k = 0; k < curve_.dims(); ++k) p[k] = std::min(c.qos_level(k), curve_.levels() - 1);
 }
 
 sfc::Key QosSpace::position(const Command& c) const {

@@ -22,6 +22,7 @@
 //    (missed_deadline, deadline_checker.h).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,10 +38,13 @@ namespace drivevp {
 /// gives a request its position.
 class QosSpace {
  public:
-  /// D in [1, 16], N in [2, 256] with D * qos_level_bits(N) <= 64 (checked by the scenario);
+  /// D in [1, 16], N in [2, 256] (checked by the scenario): positions up to 2^128 - 1 (sfc::Key);
   /// throws std::invalid_argument from sfc::Curve (e.g. Hilbert with N not a power of two).
-  QosSpace(sfc::CurveKind curve, unsigned dims, unsigned levels);
+  /// `vector_dims` (in [dims, 16]; 0 = dims) is the number of dimensions the requests carry
+  /// (workload.qos_dims), which requests.csv's qos column shows; the curve reads the first `dims`.
+  QosSpace(sfc::CurveKind curve, unsigned dims, unsigned levels, unsigned vector_dims = 0);
   unsigned dims() const { return curve_.dims(); }
+  unsigned vector_dims() const { return vector_dims_; }
   unsigned levels() const { return curve_.levels(); }
   const sfc::Curve& curve() const { return curve_; }
   /// Writes the D levels of `c` to `point`.
@@ -50,14 +54,14 @@ class QosSpace {
 
  private:
   sfc::Curve curve_;
-  unsigned bits_;
+  unsigned vector_dims_;
 };
 
 /// Decimal text of a curve position (up to 39 digits) written at `out`; returns one past it.
 char* put_key(char* out, sfc::Key k);
 
 /// Collects the measured records of a run with QoS vectors and computes the metrics at the end.
-/// Keeps 48 bytes per record.
+/// Keeps 64 bytes per record.
 class QosMetrics {
  public:
   explicit QosMetrics(const QosSpace& space) : space_(space) {}
@@ -82,7 +86,7 @@ class QosMetrics {
  private:
   struct Row {
     std::uint64_t id;
-    std::uint64_t qos;
+    std::array<std::uint8_t, kMaxQosDims> qos;
     Time arrival, dispatch;
     sfc::Key position;
   };

@@ -621,11 +621,13 @@ std::vector<KeySpec> build_schema() {
       [](const toml::node& n, Scenario& sc) { sc.host.deadline.mean_ms = get_deadline_ms(n); });
   // QoS vectors (testbench/workload/qos.h; paper 001 §2, §5.1), synthetic or trace
   add("workload.qos_dims", "integer", "[0, 16]",
-      "QoS dimensions D drawn per request (independent, uniform levels; 0 = none); D * ceil(log2 qos_levels) <= 64 "
-      "(001 §5.1)",
+      "QoS dimensions D drawn per request (independent, uniform levels, one byte each in the command; 0 = none; "
+      "001 §5.1)",
       [](const toml::node& n, Scenario& sc) { sc.host.qos.dims = static_cast<unsigned>(get_int(n, 0, kMaxQosDims)); });
   add("workload.qos_levels", "integer", "[2, 256]", "QoS levels N per dimension (default 16; 001 §5.2.1)",
-      [](const toml::node& n, Scenario& sc) { sc.host.qos.levels = static_cast<unsigned>(get_int(n, 2, 256)); });
+      [](const toml::node& n, Scenario& sc) {
+        sc.host.qos.levels = static_cast<unsigned>(get_int(n, 2, kMaxQosLevels));
+      });
   // [run]
   add("run.seed", "integer", "[0, 9223372036854775807]", "random seed",
       [](const toml::node& n, Scenario& sc) { sc.seed = static_cast<std::uint64_t>(get_int(n, 0, INT64_MAX)); });
@@ -1136,12 +1138,6 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
   sc.host.deadline.seed = sc.seed ^ 0x646561646c696e65ULL;
   // The QoS draws likewise: run.seed with the salt "qosqosqo" in ASCII.
   sc.host.qos.seed = sc.seed ^ 0x716f73716f73716fULL;
-  if (sc.host.qos.dims * qos_level_bits(sc.host.qos.levels) > 64)
-    throw ConfigError(fmt::format(
-        "{}: workload.qos_dims: expected workload.qos_dims x ceil(log2 workload.qos_levels) <= 64 bits (the packed "
-        "Command::qos), found {} x {} = {}",
-        where("workload.qos_dims"), sc.host.qos.dims, qos_level_bits(sc.host.qos.levels),
-        sc.host.qos.dims * qos_level_bits(sc.host.qos.levels)));
   // The sfc policy (paper 001) reads the first firmware.qos_dims levels of each request's vector
   // with firmware.levels levels; unset, they follow the workload (workload.qos_dims, _levels).
   if (policy_info && policy_info->key == "sfc") {

@@ -65,7 +65,7 @@ inline char* put_ms(char* p, Time t) {
 }
 
 /// Upper bound on one CSV row: 7 integers, 17 times, separators, flags.
-constexpr std::size_t kMaxRow = 7 * 21 + 17 * 32 + 12 + 41;  // + sfc_position (39 digits)
+constexpr std::size_t kMaxRow = 7 * 21 + 17 * 32 + 12 + 41 + 65;  // + sfc_position (39 digits), qos (16 x 4)
 /// Room after a row for put_u64's fixed-size copy.
 constexpr std::size_t kSlack = 32;
 constexpr std::size_t kFlushAt = 1 << 16;
@@ -98,7 +98,7 @@ RunMonitor::RunMonitor(const std::string& csv_path, std::uint64_t warmup_request
     csv_ = std::fopen(csv_path_.c_str(), "wb");
     if (!csv_) throw std::runtime_error(fmt::format("cannot create {}: {}", csv_path_, std::strerror(errno)));
     std::string header = deadlines ? csv_header_with_deadlines() : csv_header();
-    if (qos) header.insert(header.size() - 1, ",sfc_position");
+    if (qos) header.insert(header.size() - 1, ",qos,sfc_position");
     if (measured) header.insert(header.size() - 1, ",measured_service_ms");
     std::fputs(header.c_str(), csv_);
   }
@@ -199,6 +199,11 @@ void RunMonitor::write_row(const RequestRecord& r, std::uint64_t index) {
       }
     }
     if (qos_) {
+      *p++ = ',';
+      for (unsigned k = 0; k < qos_->space().vector_dims(); ++k) {
+        if (k) *p++ = ':';
+        p = put_u64(p, c.qos_level(k));
+      }
       *p++ = ',';
       p = put_key(p, qos_->space().position(c));
     }

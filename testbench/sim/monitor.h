@@ -30,8 +30,9 @@ namespace drivevp {
 /// deadlines (workload.deadline other than none) also deadline_ms (absolute), lateness_ms
 /// (completion - deadline, negative when early) and deadline_met (1 or 0), all three empty for a
 /// request without a deadline. A run with deadlines also feeds a DeadlineChecker. A run with QoS
-/// vectors (`qos`) adds the column sfc_position (the request's curve position in that space,
-/// decimal) and feeds QosMetrics. A run with measured service times (`measured`: a validate
+/// vectors (`qos`) adds the columns qos (the request's QoS vector: its levels, dimension 0 first,
+/// ':'-separated, e.g. 3:15:0:7) and sfc_position (the request's curve position in that space,
+/// decimal, up to 39 digits) and feeds QosMetrics. A run with measured service times (`measured`: a validate
 /// trace) adds measured_service_ms as the last column and feeds two ServiceTimeDistributions
 /// (simulated response, measured service) for the demerit.
 class RunMonitor {

@@ -277,7 +277,7 @@ std::optional<QosSpace> qos_space_of(const Scenario& sc) {
   };
   if (sc.policy == "sfc" && param("qos_dims") > 0)
     return QosSpace(sfc::all_curve_kinds().at(static_cast<std::size_t>(param("curve"))),
-                    static_cast<unsigned>(param("qos_dims")), sc.host.qos.levels);
+                    static_cast<unsigned>(param("qos_dims")), sc.host.qos.levels, sc.host.qos.dims);
   return QosSpace(sfc::CurveKind::Sweep, sc.host.qos.dims, sc.host.qos.levels);
 }
 

@@ -8,9 +8,8 @@
 // carries no QoS vector, so the rule draws one per request). Level 0 is the highest priority
 // (001 §3: lower curve value, served first).
 //
-// The vector is packed into Command::qos (tlm_bus/command.h), qos_level_bits(N) bits per level,
-// so D * ceil(log2 N) must be at most 64 (16 dimensions of 16 levels, 8 of 256): the submission
-// entry's layout and size stay as they were.
+// The vector is Command::qos (tlm_bus/command.h), one byte per dimension: any D <= 16 with any
+// N <= 256 fits (16 x 256 levels is 128 bits), and it crosses the bus in the submission entry.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +23,7 @@ namespace drivevp {
 /// A QoS rule (scenario keys workload.qos_dims, workload.qos_levels).
 struct QosRule {
   unsigned dims = 0;       ///< D, in [0, 16]; 0: requests carry no QoS vector (the default)
-  unsigned levels = 16;    ///< N, in [2, 256]; D * qos_level_bits(N) <= 64
+  unsigned levels = 16;    ///< N, in [2, 256]
   std::uint64_t seed = 1;  ///< the draws' seed (run.seed with a salt; scenario.cpp)
 
   bool enabled() const { return dims > 0; }
@@ -47,7 +46,6 @@ class QosAssigner {
 
  private:
   QosRule rule_;
-  unsigned bits_;
   std::mt19937_64 engine_;
 };
 

@@ -37,11 +37,15 @@ inline constexpr std::uint64_t kRegSqTail = 0x08;    ///< WO 32: SQ tail doorbel
 inline constexpr std::uint64_t kRegCqHead = 0x0C;    ///< WO 32: CQ head doorbell
 inline constexpr std::uint64_t kRegCapacity = 0x10;  ///< RO 64: capacity in blocks
 
-/// A submission-queue entry in host memory.
+/// A submission-queue entry in host memory: 72 B, the 64 B Command (with its 16-byte QoS vector,
+/// issue 11) and the data buffer's address. The firmware fetches it in one bus read; the router
+/// charges a fixed latency per access whatever its length (tlm_bus/sc/router.h), so the entry's
+/// size does not change simulated time.
 struct SubmissionEntry {
   Command command;
   std::uint64_t data_address = 0;  ///< host-memory address of the data buffer (bus address)
 };
+static_assert(sizeof(SubmissionEntry) == 72, "the submission entry crosses the bus: docs/registers.md's layout");
 
 /// Vendor-specific service log the firmware appends to each completion (the monitor's source of
 /// the per-request breakdown). Times are simulated picoseconds.
@@ -57,6 +61,7 @@ struct ServiceLog {
   std::uint32_t seek_distance = 0;
   std::uint32_t reserved = 0;
 };
+static_assert(sizeof(ServiceLog) == 64, "the service log crosses the bus: docs/registers.md's layout");
 
 inline constexpr std::uint32_t kStatusOk = 0;
 inline constexpr std::uint32_t kStatusMediaError = 1;  ///< the hardware reported an error
@@ -71,5 +76,6 @@ struct CompletionEntry {
   std::uint32_t sq_head = 0;  ///< firmware's SQ head after this completion
   ServiceLog log;
 };
+static_assert(sizeof(CompletionEntry) == 88, "the completion entry crosses the bus: docs/registers.md's layout");
 
 }  // namespace drivevp::amap

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim_test_util.h"
+#include "source_paths.h"  // generated: DRIVEVP_SOURCE_DIR
 #include "testbench/experiment/experiment.h"
 #include "testbench/experiment/results.h"
 
@@ -176,7 +177,7 @@ TEST_CASE("experiment: bad files are errors naming the file, line, key, what is 
   CHECK(experiment_error(b + "[axes]\n\"firmware.polcy\" = [\"fcfs\"]\n") ==
         "FILE:11: unknown key 'firmware.polcy': policy 'sptf' accepts firmware.policy, firmware.queue_depth");
   CHECK(experiment_error(b + "[sweep]\nx = 1\n") ==
-        "FILE:10: unknown section 'sweep'; allowed: experiment, axes, zip, metrics, figures, and the scenario "
+        "FILE:10: unknown section 'sweep'; allowed: experiment, axes, zip, metrics, figures, part, and the scenario "
         "sections device, firmware, workload, run, trace, output");
   CHECK(experiment_error(b + "[axes]\n\"firmware.policy\" = []\n") ==
         "FILE:11: firmware.policy: expected a non-empty array of values, found []");
@@ -298,6 +299,144 @@ TEST_CASE("experiment: inline sections override the base scenario file; paths re
   CHECK(t.find("path = '" + fs::weakly_canonical(dir / "traces/t.trace").string() + "'") != std::string::npos);
 }
 
+/// Two parts over kBase (lines 1-9): "load" crosses policies with rates (lines 10-14), "depth"
+/// sets the rate and sweeps the queue depth with its own figure (lines 15-24).
+const std::string kParts = std::string(kBase) +
+                           "[[part]]\n"                                                            // 10
+                           "name = \"load\"\n"                                                     // 11
+                           "[part.axes]\n"                                                         // 12
+                           "\"firmware.policy\" = [\"fcfs\", \"sptf\"]\n"                          // 13
+                           "\"workload.rate_per_s\" = [20, 40]\n"                                  // 14
+                           "[[part]]\n"                                                            // 15
+                           "name = \"depth\"\n"                                                    // 16
+                           "description = \"queue depth at 30/s\"\n"                               // 17
+                           "set = { \"workload.rate_per_s\" = 30, firmware.policy = \"sptf\" }\n"  // 18
+                           "[part.axes]\n"                                                         // 19
+                           "\"firmware.queue_depth\" = [1, 4, 16]\n"                               // 20
+                           "[[part.figures]]\n"                                                    // 21
+                           "name = \"depth\"\n"                                                    // 22
+                           "x = \"firmware.queue_depth\"\n"                                        // 23
+                           "y = \"mean_ms\"\n";                                                    // 24
+
+TEST_CASE("experiment: [[part]] tables are separate grids over the file's scenario and metrics") {
+  TempDir dir("experiment-parts");
+  const auto p = write_experiment(dir, "[experiment]\nname = \"two\"\nreplications = 2\n" + kParts);
+  const std::vector<Experiment> parts = experiment::load_experiments(p.string(), {"run.requests=150"});
+  REQUIRE(parts.size() == 2);
+  const Experiment& load = parts[0];
+  const Experiment& depth = parts[1];
+  CHECK(load.part == "load");
+  CHECK(load.name == "two.load");
+  CHECK(depth.name == "two.depth");
+  CHECK(depth.description == "queue depth at 30/s");
+  CHECK(load.replications == 2);
+  CHECK(depth.replications == 2);
+  REQUIRE(load.metrics.size() == 1);
+  CHECK(depth.metrics[0].path == "metrics.response_mean_ms");
+  REQUIRE(load.axes.size() == 2);
+  CHECK(load.points.size() == 4);
+  CHECK(load.figures.empty());
+  REQUIRE(depth.axes.size() == 1);
+  CHECK(depth.axes[0].key == "firmware.queue_depth");
+  REQUIRE(depth.points.size() == 3);
+  REQUIRE(depth.figures.size() == 1);
+  CHECK(depth.figures[0].x == "firmware.queue_depth");
+  // The part's set sits above the file's sections (rate 20 -> 30) and below --set.
+  const std::string& t = depth.points[2].resolved_toml;
+  CHECK(t.find("rate_per_s = 30") != std::string::npos);
+  CHECK(t.find("policy = 'sptf'") != std::string::npos);
+  CHECK(t.find("queue_depth = 16") != std::string::npos);
+  CHECK(t.find("requests = 150") != std::string::npos);
+  CHECK(load.points[3].resolved_toml.find("rate_per_s = 40") != std::string::npos);
+  CHECK(load.points[3].resolved_toml.find("requests = 150") != std::string::npos);
+  // A part is the experiment its own file would be: the same points, scenarios and seeds.
+  const auto alone = write_experiment(dir,
+                                      "[experiment]\nname = \"two\"\nreplications = 2\n" + std::string(kBase) +
+                                          "[axes]\n\"firmware.policy\" = [\"fcfs\", \"sptf\"]\n"
+                                          "\"workload.rate_per_s\" = [20, 40]\n",
+                                      "alone.toml");
+  const Experiment single = load_experiment(alone.string(), {"run.requests=150"});
+  REQUIRE(single.points.size() == 4);
+  for (std::size_t i = 0; i < 4; ++i) CHECK(single.points[i].scenario_sha256 == load.points[i].scenario_sha256);
+  CHECK(experiment::plan_of(single).points[3].seeds == experiment::plan_of(load).points[3].seeds);
+  // A file without parts is one experiment with no part name.
+  const std::vector<Experiment> one = experiment::load_experiments(alone.string(), {});
+  REQUIRE(one.size() == 1);
+  CHECK(one[0].part.empty());
+  CHECK(one[0].name == "two");
+}
+
+TEST_CASE("experiment: bad [[part]] tables are errors naming the line, the key, the allowed and the found") {
+  const std::string b = kBase;
+  CHECK(experiment_error(kParts + "[axes]\n\"run.requests\" = [100, 200]\n") ==
+        "FILE:25: axes: expected no top-level axes, zip or figures beside [[part]] tables (each part has its own "
+        "[part.axes], [[part.zip]], [[part.figures]]), found top-level 'axes'");
+  CHECK(experiment_error(b + "[[part]]\n[part.axes]\n\"firmware.policy\" = [\"fcfs\"]\n") ==
+        "FILE:10: part.name: expected a name for every [[part]] (it names the part's directory), found none");
+  CHECK(experiment_error(b + "[[part]]\nname = \"a/b\"\n") ==
+        "FILE:11: part.name: expected a name of letters, digits, '_', '-' (1..100; it names the part's directory), "
+        "found 'a/b'");
+  CHECK(experiment_error(b + "[[part]]\nname = \"a\"\n[[part]]\nname = \"a\"\n") ==
+        "FILE:13: part.name: expected a name not used by another part, found 'a' again");
+  CHECK(experiment_error(b + "[[part]]\nname = \"a\"\nrepeat = 2\n") ==
+        "FILE:12: unknown key 'part.repeat'; allowed: part.name, part.description, part.set, part.axes, part.zip, "
+        "part.figures");
+  CHECK(experiment_error(b + "[[part]]\nname = \"a\"\nset = 3\n") ==
+        "FILE:12: part.set: expected a table of scenario keys such as { \"firmware.policy\" = \"clook\" }, found 3");
+  CHECK(experiment_error(b + "[[part]]\nname = \"a\"\nset = { \"firmware.policy\" = \"sptf\" }\n"
+                             "[part.axes]\n\"firmware.policy\" = [\"fcfs\", \"clook\"]\n") ==
+        "FILE:12: part.set.firmware.policy: expected a key that is not an axis of the part (a part's axis overrides "
+        "its set), found the axis at FILE:14");
+  // A part's set and axes are validated like the file's own.
+  CHECK(experiment_error(b + "[[part]]\nname = \"a\"\nset = { \"firmware.queue_depth\" = 0 }\n") ==
+        "FILE:12: firmware.queue_depth: expected an integer in [1, 65536], found 0");
+  CHECK(experiment_error(b + "[[part]]\nname = \"a\"\n[part.axes]\n\"firmware.policy\" = [\"fifo\"]\n")
+            .rfind("FILE:13: firmware.policy: expected one of fcfs, ", 0) == 0);
+  CHECK(experiment_error(b + "[[part]]\nname = \"a\"\n[[part.figures]]\nname = \"f\"\nx = \"run.requests\"\n"
+                             "y = \"mean_ms\"\n") ==
+        "FILE:14: figures.x: expected an axis key (the experiment has no axes), found 'run.requests'");
+  CHECK(experiment_error(kParts, {"firmware.policy=clook"}) ==
+        "--set firmware.policy=clook: firmware.policy is an axis of the experiment (FILE:13); remove it from the "
+        "axes or from --set");
+  // load_experiment is for files without parts.
+  TempDir dir("experiment-parts-one");
+  const auto p = write_experiment(dir, kParts);
+  try {
+    (void)load_experiment(p.string(), {});
+    FAIL("no error");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()).find("has [[part]] tables; expected an experiment without parts here") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("experiment: every shipped experiment file loads; paper 001's is one file of six parts") {
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(DRIVEVP_SOURCE_DIR) / "experiments")) {
+    if (entry.path().extension() != ".toml") continue;
+    INFO(entry.path().string());
+    CHECK_NOTHROW(experiment::load_experiments(entry.path().string(), {}));
+    ++files;
+  }
+  CHECK(files >= 7);
+  const std::vector<Experiment> sfc =
+      experiment::load_experiments(std::string(DRIVEVP_SOURCE_DIR) + "/experiments/sfc-qos-001.toml", {});
+  std::vector<std::string> names;
+  std::vector<std::size_t> points;
+  for (const Experiment& e : sfc) {
+    names.push_back(e.part);
+    points.push_back(e.points.size());
+    CHECK(e.replications >= 3);
+    CHECK(!e.figures.empty());
+  }
+  CHECK(names == std::vector<std::string>{"fig8", "fig8-ae", "fig9", "fig9b", "fig10", "fig11"});
+  CHECK(points == std::vector<std::size_t>{3 * 3 * 6, 3 * 6, 7 * 6, 7 * 7, 7 * 5, 3 * 3 * 6});
+  // The AE part sets its starvation policy; Fig. 9 fixes w = 50 %.
+  CHECK(sfc[1].points[0].resolved_toml.find("starvation = 'ae'") != std::string::npos);
+  CHECK(sfc[0].points[0].resolved_toml.find("starvation = 'er'") != std::string::npos);
+  CHECK(sfc[2].points[0].resolved_toml.find("window = 0.5") != std::string::npos);
+}
+
 // --- the command, end to end ------------------------------------------------------------------
 
 /// A sweep of 2 policies x 2 rates x 2 replications on short synthetic runs.
@@ -345,6 +484,45 @@ TEST_CASE("sweep: results.csv and summary.csv are byte-identical whatever --jobs
   CHECK(record["drivevp_version"] == DRIVEVP_VERSION);
   CHECK(record["git_commit"].is_string());
   CHECK(record["points"] == 4);
+}
+
+TEST_CASE("sweep: an experiment with parts writes one sweep directory per part, each as its own file would") {
+  TempDir dir("sweep-parts");
+  const std::string head = "[experiment]\nname = \"two\"\nreplications = 2\n";
+  const auto exp = write_experiment(dir, head + kParts);
+  const auto r = run_drivevp(dir.path(), {"sweep", exp.string(), "--jobs", "2", "--out", (dir / "out").string()});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("part load (1 of 2)") != std::string::npos);
+  CHECK(r.out.find("part depth (2 of 2)") != std::string::npos);
+  const std::string load = read_text(dir / "out/load/results.csv");
+  CHECK(load.rfind("point,firmware.policy,workload.rate_per_s,replication,seed,status,mean_ms\n", 0) == 0);
+  CHECK(std::count(load.begin(), load.end(), '\n') == 1 + 4 * 2);
+  const std::string depth = read_text(dir / "out/depth/results.csv");
+  CHECK(depth.rfind("point,firmware.queue_depth,replication,seed,status,mean_ms\n", 0) == 0);
+  CHECK(std::count(depth.begin(), depth.end(), '\n') == 1 + 3 * 2);
+  CHECK(fs::exists(dir / "out/depth/figures/depth.json"));
+  CHECK(!fs::exists(dir / "out/load/figures"));
+  const auto record = nlohmann::json::parse(read_text(dir / "out/depth/experiment.json"));
+  CHECK(record["name"] == "two.depth");
+  CHECK(record["part"] == "depth");
+  const auto run = nlohmann::json::parse(read_text(dir / "out/depth/points/p0002/rep-0/summary.json"));
+  CHECK(run["scenario"]["firmware"]["queue_depth"] == 16);
+  // The part "load" alone, as a file of its own, gives byte-identical tables.
+  const auto alone = write_experiment(dir,
+                                      head + std::string(kBase) +
+                                          "[axes]\n\"firmware.policy\" = [\"fcfs\", \"sptf\"]\n"
+                                          "\"workload.rate_per_s\" = [20, 40]\n",
+                                      "alone.toml");
+  const auto a = run_drivevp(dir.path(), {"sweep", alone.string(), "--out", (dir / "alone").string()});
+  REQUIRE(a.status == 0);
+  CHECK(read_text(dir / "alone/results.csv") == load);
+  CHECK(read_text(dir / "alone/summary.csv") == read_text(dir / "out/load/summary.csv"));
+  // A rerun finds every part's runs complete.
+  const auto again = run_drivevp(dir.path(), {"sweep", exp.string(), "--out", (dir / "out").string()});
+  CHECK(again.status == 0);
+  CHECK(again.out.find("8 done earlier, 0 to run") != std::string::npos);
+  CHECK(again.out.find("6 done earlier, 0 to run") != std::string::npos);
 }
 
 TEST_CASE("sweep: a failing point is reported with its error; the others run; the sweep exits 1") {

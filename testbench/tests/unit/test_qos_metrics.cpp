@@ -18,7 +18,7 @@ TEST_CASE("QoS metrics: queue irregularity and priority inversions equal brute-f
   std::mt19937_64 rng(21);
   for (int trial = 0; trial < 20; ++trial) {
     INFO("trial " << trial);
-    const unsigned d = 3, levels = 8, bits = qos_level_bits(levels);
+    const unsigned d = 3, levels = 8;
     const QosSpace space(sfc::CurveKind::Hilbert, d, levels);
     QosMetrics m(space);
     std::vector<RequestRecord> recs;
@@ -28,7 +28,7 @@ TEST_CASE("QoS metrics: queue irregularity and priority inversions equal brute-f
       r.command.id = id;
       t += kMs * static_cast<std::int64_t>(rng() % 5);  // equal arrivals occur
       r.command.arrival = t;
-      for (unsigned k = 0; k < d; ++k) r.command.set_qos_level(k, bits, static_cast<std::uint32_t>(rng() % levels));
+      for (unsigned k = 0; k < d; ++k) r.command.set_qos_level(k, static_cast<std::uint32_t>(rng() % levels));
       recs.push_back(r);
     }
     // Dispatch times: an arbitrary service order at times at or after each arrival, some equal to
@@ -59,8 +59,8 @@ TEST_CASE("QoS metrics: queue irregularity and priority inversions equal brute-f
                                          : (a.command.id > b.command.id ? a : b);
         const RequestRecord& earlier = &later == &a ? b : a;
         for (unsigned k = 0; k < d; ++k) {
-          if (b.command.qos_level(k, bits) < a.command.qos_level(k, bits)) ++served[k];
-          if (later.command.qos_level(k, bits) < earlier.command.qos_level(k, bits)) ++fcfs[k];
+          if (b.command.qos_level(k) < a.command.qos_level(k)) ++served[k];
+          if (later.command.qos_level(k) < earlier.command.qos_level(k)) ++fcfs[k];
         }
       }
     CHECK(j["waiting_pairs"] == pairs);
@@ -70,7 +70,8 @@ TEST_CASE("QoS metrics: queue irregularity and priority inversions equal brute-f
   }
 }
 
-TEST_CASE("QoS rule: D uniform levels per request, packed, seeded, validated", "[sfc][metrics]") {
+TEST_CASE("QoS rule: D uniform levels per request, one byte each, seeded, validated", "[sfc][metrics]") {
+  using Catch::Matchers::ContainsSubstring;
   QosRule rule;
   rule.dims = 12;
   rule.levels = 16;
@@ -82,21 +83,28 @@ TEST_CASE("QoS rule: D uniform levels per request, packed, seeded, validated", "
     a.assign(x);
     b.assign(y);
     REQUIRE(x.qos == y.qos);
-    REQUIRE(x.qos >> 48 == 0);  // 12 x 4 bits
-    for (unsigned k = 0; k < 12; ++k) ++count[x.qos_level(k, 4)];
+    for (unsigned k = 12; k < kMaxQosDims; ++k) REQUIRE(x.qos_level(k) == 0);  // beyond D: none
+    for (unsigned k = 0; k < 12; ++k) ++count[x.qos_level(k)];
   }
   for (std::uint64_t c : count) CHECK((c > 14000 && c < 16000));  // 15,000 expected per level
-  using Catch::Matchers::ContainsSubstring;
-  rule.dims = 9;
+  // The widest vector: 16 dimensions of 256 levels (128 bits), every level of every dimension
+  // drawn (Command::qos holds 255 in every byte).
+  rule.dims = 16;
   rule.levels = 256;
-  REQUIRE_THROWS_WITH(QosAssigner(rule), ContainsSubstring("need 9 x 8 = 72 bits"));
+  QosAssigner wide(rule);
+  std::vector<std::vector<std::uint64_t>> seen(16, std::vector<std::uint64_t>(256, 0));
+  for (int i = 0; i < 40000; ++i) {
+    Command x;
+    wide.assign(x);
+    for (unsigned k = 0; k < 16; ++k) ++seen[k][x.qos_level(k)];
+  }
+  for (unsigned k = 0; k < 16; ++k)
+    for (unsigned v = 0; v < 256; ++v) REQUIRE((seen[k][v] > 80 && seen[k][v] < 240));  // 156 expected
+  rule.levels = 512;
+  REQUIRE_THROWS_WITH(QosAssigner(rule), ContainsSubstring("levels = 512 is out of range; allowed: [2, 256]"));
+  rule.levels = 256;
   rule.dims = 17;
-  REQUIRE_THROWS_WITH(QosAssigner(rule), ContainsSubstring("dims = 17 is out of range"));
-  CHECK(qos_level_bits(2) == 1);
-  CHECK(qos_level_bits(3) == 2);
-  CHECK(qos_level_bits(16) == 4);
-  CHECK(qos_level_bits(17) == 5);
-  CHECK(qos_level_bits(256) == 8);
+  REQUIRE_THROWS_WITH(QosAssigner(rule), ContainsSubstring("dims = 17 is out of range; allowed: [0, 16]"));
 }
 
 }  // namespace

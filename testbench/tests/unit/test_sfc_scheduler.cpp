@@ -5,6 +5,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "firmware/disk_predictor.h"
 #include "firmware/policy.h"
+#include "firmware/sfc/curves.h"
 #include "firmware/sfc/scheduler.h"
 #include "small_disk.h"
 
@@ -268,7 +270,7 @@ TEST_CASE("SFC: Sweep with the access time as its dimension serves exactly as SP
   }
 }
 
-TEST_CASE("SFC: the policy reads the packed QoS vector and orders by the curve", "[sfc][policy]") {
+TEST_CASE("SFC: the policy reads the QoS vector and orders by the curve", "[sfc][policy]") {
   // 2-D, 4 levels, Sweep, fully preemptive: dimension 1 is the major one.
   auto p = make_policy("sfc", {{"curve", 0}, {"preemption", 1}, {"qos_dims", 2}, {"levels", 4}});
   const SchedulingContext ctx = context(0, Time{0});
@@ -276,13 +278,60 @@ TEST_CASE("SFC: the policy reads the packed QoS vector and orders by the curve",
   for (std::uint64_t id = 0; id < levels.size(); ++id) {
     Command c;
     c.id = id;
-    c.set_qos_level(0, qos_level_bits(4), levels[id].first);
-    c.set_qos_level(1, qos_level_bits(4), levels[id].second);
+    c.set_qos_level(0, levels[id].first);
+    c.set_qos_level(1, levels[id].second);
     p->enqueue(c, ctx);
   }
   std::vector<std::uint64_t> order;
   for (Decision d = p->next(ctx); d.kind == Decision::Kind::Serve; d = p->next(ctx)) order.push_back(d.command.id);
   CHECK(order == std::vector<std::uint64_t>{4, 2, 0, 1, 3});
+}
+
+TEST_CASE("SFC: 16 dimensions of 256 levels, every curve: 128-bit keys, served in sorted key order", "[sfc][policy]") {
+  // Fully preemptive: the queue is served in curve order, so the service order must equal a
+  // brute-force sort of the requests by (curve position, major level, id). Levels near 0 and 255
+  // in the major dimension put positions on both sides of 2^64 and 2^127.
+  for (sfc::CurveKind kind : sfc::all_curve_kinds()) {
+    INFO(sfc::curve_name(kind));
+    auto p = make_policy(
+        "sfc",
+        {{"curve", static_cast<double>(static_cast<int>(kind))}, {"preemption", 1}, {"qos_dims", 16}, {"levels", 256}});
+    const sfc::Curve curve(kind, 16, 256);
+    const SchedulingContext ctx = context(0, Time{0});
+    std::mt19937_64 rng(static_cast<std::uint64_t>(kind) + 77);
+    struct Expected {
+      Key key;
+      std::uint32_t major;
+      std::uint64_t id;
+    };
+    std::vector<Expected> expected;
+    bool above_64 = false;
+    for (std::uint64_t id = 0; id < 40; ++id) {
+      Command c;
+      c.id = id;
+      std::vector<std::uint32_t> point(16);
+      for (unsigned k = 0; k < 16; ++k) {
+        point[k] = static_cast<std::uint32_t>(rng() % 256);
+        if (id % 4 == 0) point[k] = point[k] % 2;        // near the origin
+        if (id % 4 == 1) point[k] = 254 + point[k] % 2;  // near the far corner
+        c.set_qos_level(k, point[k]);
+      }
+      const Key key = curve.encode_checked(point);
+      above_64 = above_64 || key > ~std::uint64_t{0};
+      expected.push_back({key, point[15], id});
+      p->enqueue(c, ctx);
+    }
+    CHECK(above_64);
+    std::sort(expected.begin(), expected.end(), [](const Expected& a, const Expected& b) {
+      if (a.key != b.key) return a.key < b.key;
+      if (a.major != b.major) return a.major < b.major;
+      return a.id < b.id;
+    });
+    std::vector<std::uint64_t> want, got;
+    for (const Expected& e : expected) want.push_back(e.id);
+    for (Decision d = p->next(ctx); d.kind == Decision::Kind::Serve; d = p->next(ctx)) got.push_back(d.command.id);
+    CHECK(got == want);
+  }
 }
 
 TEST_CASE("SFC: the policy refuses no dimensions and a curve that cannot take N", "[sfc][policy]") {
@@ -302,7 +351,7 @@ TEST_CASE("SFC: same requests, same order (determinism)", "[sfc][policy]") {
       Command c;
       c.id = id;
       c.lbn = lbn_of(static_cast<std::uint32_t>(rng() % kCylinders));
-      c.qos = rng() & 0xFFFF;
+      for (unsigned k = 0; k < 4; ++k) c.set_qos_level(k, static_cast<std::uint32_t>(rng() % 16));
       p->enqueue(c, ctx);
       if (id % 3 == 0) order.push_back(p->next(ctx).command.id);
     }
