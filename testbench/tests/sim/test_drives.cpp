@@ -4,7 +4,10 @@
 // real drives, derived from the sparing rules (docs/models/drives.md); parse and validation
 // errors naming file, line and key; device.drive in a scenario.
 #include <catch2/catch_test_macros.hpp>
+
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <cmath>
+#include <cstdlib>
 
 #include "hw_models/disk/disksim_import.h"
 #include "hw_models/disk/drive_spec.h"
@@ -222,4 +225,31 @@ TEST_CASE("drives: device.drive loads a drive beside the presets", "[drives][sim
   const RunResult r = run_platform(dir, toml);
   CHECK(r.requests == 200);
   CHECK(r.checks_passed);
+}
+
+TEST_CASE("drives: seek forms of the real drives: hplplus10 and measured tables", "[drives][seek]") {
+  auto ms = [](double v) { return from_ms(v); };
+  {  // HP C2247, hplplus10 (dm_mech_g1_seek_1st10_plus_hpl): the first ten from the list, then
+     // 3.81 + 0.33 sqrt(d) below 300 cylinders and 7.75 + 0.0059 d from 300 on.
+    const DiskParams p = load_drive_spec(kDrives + "hp_c2247a.toml").disk_params();
+    CHECK(p.seek_time(0) == Time{0});
+    CHECK(p.seek_time(1) == ms(2.89));
+    CHECK(p.seek_time(7) == ms(4.52));
+    CHECK(p.seek_time(10) == ms(4.99));
+    CHECK(p.seek_time(11) == ms(3.81 + 0.33 * std::sqrt(11.0)));
+    CHECK(p.seek_time(299) == ms(3.81 + 0.33 * std::sqrt(299.0)));
+    CHECK(p.seek_time(300) == ms(7.75 + 0.0059 * 300));
+    CHECK(p.write_settle() == ms(0.65));
+    CHECK(p.head_switch() == ms(0.89));
+  }
+  {  // HP C2490, a measured table (.seek): exact at 10 and 12, halfway at 11, and past the last
+     // sample (2625) extrapolated along the last two (2600, 2625).
+    const DiskParams p = load_drive_spec(kDrives + "hp_c2490a.toml").disk_params();
+    CHECK(p.seek_time(10) == ms(3.068618));
+    CHECK(p.seek_time(12) == ms(3.1301274));
+    CHECK(std::llabs((p.seek_time(11) - ms((3.068618 + 3.1301274) / 2)).count()) <= 1);
+    const double slope = (17.37756025 - 17.2679442) / 25;
+    CHECK(std::llabs((p.seek_time(2629) - ms(17.37756025 + 4 * slope)).count()) <= 1);
+    CHECK(p.write_settle() == ms(-0.642));
+  }
 }
