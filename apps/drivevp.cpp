@@ -8,6 +8,7 @@
 //   drivevp keys
 //   drivevp admission [--tasks N] [--seed S] [--aperiodic-weight XA] [--tasks-path FILE]
 //   drivevp regress SUITE.toml [--jobs N] [--out DIR] [--junit FILE] [--update] [--timeout S]
+//   drivevp import-disksim X.parv|X.diskspecs [--out drives/NAME.toml]
 //
 // Exit status: 0 run completed and every checker passed; 1 a checker failed; 2 bad input
 // (command line, scenario, trace) or the output directory is in use by another run — nothing was
@@ -15,6 +16,7 @@
 // signal N after removing the run's partial files (SIGINT 130, SIGTERM 143, SIGHUP 129).
 // drivevp regress: 0 every case passed; 1 a case failed; 2 bad input (nothing run); 3 I/O error.
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -24,6 +26,7 @@
 #include <systemc>
 
 #include "firmware/rounds/wrr_admission.h"
+#include "hw_models/disk/disksim_import.h"
 #include "testbench/experiment/regress.h"
 #include "testbench/experiment/sweep.h"
 #include "testbench/scenario/scenario.h"
@@ -96,6 +99,12 @@ int main(int argc, char** argv) {
   run->add_flag("--lenient", lenient, "skip malformed trace lines, count and report them");
   run->add_flag("--trace", trace, "write waveforms (same as --set trace.enabled=true)");
   app.add_subcommand("keys", "list every scenario key with its type and range");
+  std::string disksim_path, drive_out;
+  CLI::App* import_disksim = app.add_subcommand(
+      "import-disksim",
+      "convert a DiskSim 4.0 disk description (.parv or .diskspecs) into a drive TOML (docs/models/drives.md)");
+  import_disksim->add_option("file", disksim_path, "the .parv or .diskspecs file")->required();
+  import_disksim->add_option("--out", drive_out, "write the drive TOML here (default: standard output)");
   drivevp::RateTaskGeneration generation;
   generation.count = 100;
   std::string admission_tasks_path;
@@ -163,6 +172,25 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("keys")) {
     std::cout << drivevp::describe_scenario_keys();
     return finish(0);
+  }
+  if (app.got_subcommand("import-disksim")) {
+    try {
+      const std::string toml = drivevp::write_drive_toml(drivevp::disksim::import_drive(disksim_path));
+      if (drive_out.empty()) {
+        std::cout << toml;
+      } else {
+        std::ofstream out(drive_out);
+        out << toml;
+        if (!out) {
+          fmt::print(stderr, "drivevp import-disksim: cannot write {}\n", drive_out);
+          return finish(3);
+        }
+      }
+      return finish(0);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "drivevp import-disksim: {}\n", e.what());
+      return finish(2);
+    }
   }
   if (app.got_subcommand("admission")) {
     try {

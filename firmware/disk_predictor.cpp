@@ -11,14 +11,16 @@ DiskPredictor::DiskPredictor(const ParameterPage& page, Time phase_origin)
       rotation_period_(page.rotation_period_ps),
       head_switch_(page.head_switch_ps),
       settle_(page.settle_ps),
+      write_settle_(page.write_settle_ps),
       command_overhead_(page.command_overhead_ps),
       phase_origin_(phase_origin) {
   if (rotation_period_ <= Time{0}) throw std::invalid_argument("parameter page: rotation period must be > 0");
 }
 
-Time DiskPredictor::seek_time(HeadPosition from, std::uint32_t cylinder, std::uint32_t head) const {
+Time DiskPredictor::seek_time(HeadPosition from, std::uint32_t cylinder, std::uint32_t head, Op op) const {
   const std::uint32_t d = from.cylinder > cylinder ? from.cylinder - cylinder : cylinder - from.cylinder;
-  return positioning_seek(d, from.head != head, seek_table_, settle_, head_switch_);
+  return positioning_seek(d, from.head != head, seek_table_, settle_, head_switch_,
+                          op == Op::Write ? write_settle_ : Time{0});
 }
 
 void DiskPredictor::set_command_path(const CommandPath& path) {
@@ -31,7 +33,7 @@ Prediction DiskPredictor::predict(HeadPosition from, Time start, std::uint64_t l
   Prediction p;
   p.target = geometry_.locate(lbn);
   p.lead = command_path_.to_seek(op);
-  p.seek = seek_time(from, p.target.cylinder, p.target.head);
+  p.seek = seek_time(from, p.target.cylinder, p.target.head, op);
   const Time channel_start = start + p.lead + p.seek + command_path_.seek_to_transfer;
   p.rotation = command_path_.seek_to_transfer + rotational_wait(channel_start, phase_origin_, rotation_period_,
                                                                 p.target.slot, p.target.sectors_per_track);

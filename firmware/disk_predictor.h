@@ -93,8 +93,9 @@ class DiskPredictor final : public Predictor {
     return {p.lead, p.positioning()};
   }
 
-  /// Seek time from `from` to (cylinder, head), per the seek rule above.
-  Time seek_time(HeadPosition from, std::uint32_t cylinder, std::uint32_t head) const;
+  /// Seek time from `from` to (cylinder, head) for `op`, per the seek rule above (a write adds
+  /// the page's write settle to a non-zero result).
+  Time seek_time(HeadPosition from, std::uint32_t cylinder, std::uint32_t head, Op op = Op::Read) const;
   /// Full prediction for an `op` whose command path starts at time `start` (ps) towards block
   /// `lbn`: lead = command_path().to_seek(op); the seek starts at start + lead; rotation =
   /// seek_to_transfer + rotational_wait(start + lead + seek + seek_to_transfer).
@@ -107,6 +108,7 @@ class DiskPredictor final : public Predictor {
   Time rotation_period_{0};
   Time head_switch_{0};
   Time settle_{0};
+  Time write_settle_{0};
   Time command_overhead_{0};
   Time phase_origin_{0};
   CommandPath command_path_;

@@ -121,7 +121,8 @@ void DiskMediaDriver::start_command() {
   }
   set_state(State::Seeking);
   // One burst: TARGET_CYLINDER, TARGET_HEAD, COMMAND = seek.
-  disk_regs::SeekBurst seek{target.cylinder, target.head, disk_regs::actuator::kCmdSeek};
+  disk_regs::SeekBurst seek{target.cylinder, target.head,
+                            c.is_read() ? disk_regs::actuator::kCmdSeek : disk_regs::actuator::kCmdSeekWrite};
   services_.bus_access(tlm::TLM_WRITE_COMMAND, kActTargetCyl, &seek, sizeof seek, &c);
 }
 

@@ -19,7 +19,10 @@ Actuator::Actuator(sc_core::sc_module_name name, const DiskParams& params)
       "TARGET_HEAD", disk_regs::actuator::kTargetHead, 4, [this, u64] { return u64(target_head_); },
       [this](std::uint64_t v, tlm::tlm_generic_payload&) { target_head_ = static_cast<std::uint32_t>(v); });
   regs_.add("COMMAND", disk_regs::actuator::kCommand, 4, nullptr, [this](std::uint64_t v, tlm::tlm_generic_payload&) {
-    if (v == disk_regs::actuator::kCmdSeek) start_seek(regs_.access_delay());
+    if (v == disk_regs::actuator::kCmdSeek || v == disk_regs::actuator::kCmdSeekWrite) {
+      for_write_ = v == disk_regs::actuator::kCmdSeekWrite;
+      start_seek(regs_.access_delay());
+    }
   });
   regs_.add("STATUS", disk_regs::actuator::kStatus, 4, [this] { return status(); });
   regs_.add("CYLINDER", disk_regs::actuator::kCylinder, 4, [this, u64] { return u64(cylinder_.get()); });
@@ -78,7 +81,7 @@ Time Actuator::seek_time_to(std::uint32_t cylinder, std::uint32_t head) const {
   const std::uint32_t d = c > cylinder ? c - cylinder : cylinder - c;
   return positioning_seek(
       d, head != head_.get(), [this](std::uint32_t x) { return params_.seek_time(x); }, params_.settle(),
-      params_.head_switch());
+      params_.head_switch(), for_write_ ? params_.write_settle() : Time{0});
 }
 
 void Actuator::start_seek(const sc_core::sc_time& delay) {

@@ -71,6 +71,7 @@ class Actuator : public sc_core::sc_module {
   std::uint32_t from_cylinder_ = 0;
   bool done_pending_ = false;
   bool error_ = false;
+  bool for_write_ = false;  ///< the seek under way was commanded with kCmdSeekWrite
   Time seek_start_{0};
   Time seek_end_{0};
   std::uint32_t seek_distance_ = 0;

@@ -9,6 +9,7 @@ namespace drivevp {
 
 Time SeekCurve::operator()(std::uint32_t d) const {
   if (d == 0) return Time{0};
+  if (d <= first_ms.size()) return from_ms(first_ms[d - 1]);
   const double x = static_cast<double>(d);
   const double ms =
       d <= short_max_distance ? short_const_ms + short_sqrt_ms * std::sqrt(x) : long_const_ms + long_linear_ms * x;
@@ -21,7 +22,12 @@ Time DiskParams::seek_time(std::uint32_t d) const {
   return seek_table.distances().empty() ? seek_curve(d) : seek_table(d);
 }
 
-DiskGeometry DiskParams::geometry() const { return DiskGeometry(cylinders, heads, zones, track_skew, cylinder_skew); }
+DiskGeometry DiskParams::geometry() const {
+  if (layout_rules.skew_origin == SkewOrigin::Disk && layout_rules.sparing == SparingScheme::None &&
+      layout_rules.mapping == LbnMapping::Normal && slips.empty() && defects.empty() && block_count == 0)
+    return DiskGeometry(cylinders, heads, zones, track_skew, cylinder_skew);
+  return DiskGeometry(cylinders, heads, zones, track_skew, cylinder_skew, layout_rules, slips, defects, block_count);
+}
 
 void DiskParams::validate() const {
   auto bad = [](const std::string& key, const std::string& allowed) {
@@ -31,13 +37,19 @@ void DiskParams::validate() const {
   if (heads < 1 || heads > 1024) bad("heads", "in [1, 1024]");
   if (!(rpm >= 60 && rpm <= 100'000)) bad("rpm", "in [60, 100000]");
   if (zones.empty() || zones.size() > ParameterPage::kMaxZones) bad("zones", "1 to 64 zones");
+  const bool zone_skews = layout_rules.skew_origin == SkewOrigin::Zone;
   for (const Zone& z : zones) {
     if (z.sectors_per_track < 1 || z.sectors_per_track > 100'000) bad("sectors_per_track", "in [1, 100000]");
-    if (track_skew >= z.sectors_per_track) bad("track_skew", "less than the sectors per track");
-    if (cylinder_skew >= z.sectors_per_track) bad("cylinder_skew", "less than the sectors per track");
+    if ((zone_skews ? z.track_skew : track_skew) >= z.sectors_per_track)
+      bad("track_skew", "less than the sectors per track");
+    if ((zone_skews ? z.cylinder_skew : cylinder_skew) >= z.sectors_per_track)
+      bad("cylinder_skew", "less than the sectors per track");
   }
+  if (slips.size() > ParameterPage::kMaxSlips) bad("slips", "at most 1024 in all");
+  if (defects.size() > ParameterPage::kMaxDefects) bad("defects", "at most 256 in all");
   if (!(head_switch_ms >= 0 && head_switch_ms <= 1000)) bad("head_switch_ms", "in [0, 1000]");
   if (!(settle_ms >= 0 && settle_ms <= 1000)) bad("settle_ms", "in [0, 1000]");
+  if (!(write_settle_ms >= -1000 && write_settle_ms <= 1000)) bad("write_settle_ms", "in [-1000, 1000]");
   if (!(command_overhead_ms >= 0 && command_overhead_ms <= 1000)) bad("command_overhead_ms", "in [0, 1000]");
   if (seek_calibration_samples < 2 || seek_calibration_samples > ParameterPage::kMaxSeekSamples)
     bad("seek_calibration_samples", "in [2, 128]");
@@ -62,7 +74,14 @@ ParameterPage DiskParams::parameter_page() const {
   p.head_switch_ps = head_switch().count();
   p.settle_ps = settle().count();
   p.command_overhead_ps = from_ms(command_overhead_ms).count();
-  p.capacity_blocks = geometry().capacity_blocks();
+  const DiskGeometry g = geometry();
+  p.capacity_blocks = g.capacity_blocks();
+  p.rules = g.rules();
+  p.write_settle_ps = write_settle().count();
+  p.slip_count = static_cast<std::uint32_t>(slips.size());
+  std::copy(slips.begin(), slips.end(), p.slips.begin());
+  p.defect_count = static_cast<std::uint32_t>(defects.size());
+  std::copy(defects.begin(), defects.end(), p.defects.begin());
   // Calibration distances: every distance up to a dense limit (at most 32, and at most a third
   // of the samples), the curve's branch points, a full stroke, and the rest spread
   // geometrically between the dense limit and a full stroke.

@@ -23,23 +23,37 @@ struct SeekCurve {
   double long_const_ms = 0;
   double long_linear_ms = 0;
   std::uint32_t short_max_distance = 0;
+  /// Explicit seek times for d = 1 .. first_ms.size(), overriding the branches there: DiskSim 4.0's
+  /// `hplplus10` seek type ("First ten seek times", diskmodel/mech_g1_seektime.c
+  /// dm_mech_g1_seek_1st10_plus_hpl). Empty for the published two-branch curves.
+  std::vector<double> first_ms{};
   /// Seek time for a move of d cylinders (settle not included).
   Time operator()(std::uint32_t d) const;
 };
 
 /// Everything the disk models need. Configuration keys under [device] equal these member names.
 struct DiskParams {
-  std::string preset;                           ///< name of the preset these values started from
-  std::uint32_t cylinders = 0;                  ///< >= 1
-  std::uint32_t heads = 0;                      ///< tracks per cylinder, >= 1
-  std::vector<Zone> zones;                      ///< tile [0, cylinders)
-  std::uint32_t track_skew = 0;                 ///< sectors, < sectors per track
-  std::uint32_t cylinder_skew = 0;              ///< sectors, < sectors per track
-  double rpm = 0;                               ///< spindle speed, revolutions per minute, > 0
-  SeekCurve seek_curve;                         ///< used when seek_table is empty
-  SeekTable seek_table;                         ///< "table of samples" seek profile; overrides the curve when non-empty
-  double head_switch_ms = 0;                    ///< time to switch the active head on the same cylinder
-  double settle_ms = 0;                         ///< added to every arm move of >= 1 cylinder
+  std::string preset;           ///< name of the preset these values started from
+  std::uint32_t cylinders = 0;  ///< >= 1
+  std::uint32_t heads = 0;      ///< tracks per cylinder, >= 1
+  std::vector<Zone> zones;      ///< tile [0, cylinders) (SkewOrigin::Disk); in order otherwise
+  /// Sparing scheme, range size, LBN mapping scheme and where skews count from. The presets keep
+  /// the default (no spares, skews from cylinder 0 with track_skew / cylinder_skew); a drive
+  /// description (docs/models/drives.md) uses SkewOrigin::Zone and the zones' own skews.
+  LayoutRules layout_rules;
+  std::vector<std::uint32_t> slips;  ///< the zones' slip lists, concatenated (Zone::slip_first)
+  std::vector<DefectRemap> defects;  ///< the zones' remapped defects, concatenated
+  std::uint64_t block_count = 0;     ///< blocks exposed; 0: all the layout maps
+  std::uint32_t track_skew = 0;      ///< sectors, < sectors per track
+  std::uint32_t cylinder_skew = 0;   ///< sectors, < sectors per track
+  double rpm = 0;                    ///< spindle speed, revolutions per minute, > 0
+  SeekCurve seek_curve;              ///< used when seek_table is empty
+  SeekTable seek_table;              ///< "table of samples" seek profile; overrides the curve when non-empty
+  double head_switch_ms = 0;         ///< time to switch the active head on the same cylinder
+  double settle_ms = 0;              ///< added to every arm move of >= 1 cylinder
+  /// Added to a write's non-zero positioning time (seek or head switch), may be negative: DiskSim
+  /// 4.0's "Add. write settling delay" (diskmodel/mech_g1.c dm_seek_time_g1). Presets: 0.
+  double write_settle_ms = 0;
   double command_overhead_ms = 0;               ///< controller overhead per command (firmware applies it)
   std::uint32_t seek_calibration_samples = 96;  ///< seek samples published in the parameter page
 
@@ -47,6 +61,7 @@ struct DiskParams {
   Time seek_time(std::uint32_t d) const;  ///< seek profile, settle not included
   Time head_switch() const { return from_ms(head_switch_ms); }
   Time settle() const { return from_ms(settle_ms); }
+  Time write_settle() const { return from_ms(write_settle_ms); }
   DiskGeometry geometry() const;  ///< throws std::invalid_argument if inconsistent
   /// The parameter page this drive publishes: geometry, timing, and the seek profile sampled at
   /// `seek_calibration_samples` distances (every distance up to min(32, samples / 3), the curve's

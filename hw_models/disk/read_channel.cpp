@@ -72,7 +72,7 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
   dont_initialize();
 }
 
-ReadChannel::Plan ReadChannel::plan(std::uint64_t lbn, std::uint64_t blocks, Time start) const {
+ReadChannel::Plan ReadChannel::plan(std::uint64_t lbn, std::uint64_t blocks, Time start, bool write) const {
   Plan p;
   Time t = start;
   std::uint64_t next = lbn;
@@ -86,11 +86,12 @@ ReadChannel::Plan ReadChannel::plan(std::uint64_t lbn, std::uint64_t blocks, Tim
       const std::uint32_t dc = a.cylinder - prev.cylinder;
       t += positioning_seek(
           dc, a.head != prev.head, [this](std::uint32_t x) { return params_.seek_time(x); }, params_.settle(),
-          params_.head_switch());
+          params_.head_switch(), write ? params_.write_settle() : Time{0});
     }
     t += rotational_wait(t, origin, period_, a.slot, a.sectors_per_track);
     if (first) p.transfer_start = t;
-    const std::uint64_t k = std::min<std::uint64_t>(remaining, a.sectors_per_track - a.sector);
+    // The blocks on consecutive sectors of this track (up to a spare, a slip or the track's end).
+    const std::uint64_t k = geometry_.run_blocks(next, remaining);
     // End exactly on the leading edge of slot (slot + k), so that back-to-back accesses agree
     // with rotational_wait().
     t += sectors_time(period_, a.slot + k, a.sectors_per_track) - sectors_time(period_, a.slot, a.sectors_per_track);
@@ -147,7 +148,7 @@ void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
   }
   error_ = false;
   op_write_ = is_write;
-  plan_ = plan(lbn_, count_, begin);
+  plan_ = plan(lbn_, count_, begin, is_write);
   transferring_ = true;
   current_lbn_ = lbn_;
   // Tickless: the interrupt is due at the transfer's end and the data moves when the channel is

@@ -62,7 +62,7 @@ class ReadChannel : public sc_core::sc_module {
     std::uint32_t end_cylinder = 0;
     std::uint32_t end_head = 0;
   };
-  Plan plan(std::uint64_t lbn, std::uint64_t blocks, Time start) const;
+  Plan plan(std::uint64_t lbn, std::uint64_t blocks, Time start, bool write) const;
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

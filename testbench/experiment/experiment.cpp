@@ -282,6 +282,13 @@ Scenario ScenarioLayers::validate() const {
     }
     if (!rewritten.empty()) it->second.node = rewritten.back().get();
   }
+  // A drive file, likewise (device.drive).
+  if (auto d = entries.find("device.drive"); d != entries.end()) {
+    if (const auto s = d->second.node->value_exact<std::string>(); s && !s->empty() && (*s)[0] != '/') {
+      rewritten.push_back(std::make_shared<toml::value<std::string>>(path_base_.at("device.drive") + "/" + *s));
+      d->second.node = rewritten.back().get();
+    }
+  }
   return resolve_scenario(entries, base_file_.empty() ? "<default scenario>" : base_file_,
                           absolute_dir(scenario_base_dir(base_file_)));
 }
@@ -289,6 +296,7 @@ Scenario ScenarioLayers::validate() const {
 std::string ScenarioLayers::resolved_toml() const {
   toml::table root;
   for (const auto& [key, e] : entries_) {
+    if (key == "device.preset" && entries_.count("device.drive")) continue;  // the drive replaces the preset
     toml::table* t = &root;
     std::size_t start = 0;
     for (std::size_t dot = key.find('.'); dot != std::string::npos; dot = key.find('.', start)) {
@@ -297,6 +305,12 @@ std::string ScenarioLayers::resolved_toml() const {
       start = dot + 1;
     }
     const std::string leaf = key.substr(start);
+    if (key == "device.drive") {
+      if (const auto s = e.node->value_exact<std::string>(); s && !s->empty() && (*s)[0] != '/') {
+        t->insert_or_assign(leaf, fs::path(path_base_.at(key) + "/" + *s).lexically_normal().string());
+        continue;
+      }
+    }
     if (key == "workload.path") {
       const std::string& dir = path_base_.at(key);
       auto absolutize = [&](const std::string& p) {

@@ -354,6 +354,21 @@ std::vector<KeySpec> build_schema() {
           sc.device = disk_preset(name);
         }
       });
+  add("device.drive", "string", "a drive file (drives/NAME.toml, docs/models/drives.md), relative to the scenario",
+      "a real drive's description instead of device.preset: zoned layout with spares, mechanics, cache, overheads, "
+      "interface; the disk's own device.* keys still apply after it",
+      [](const toml::node& n, Scenario& sc) {
+        std::string path = get_string(n);
+        if (!path.empty() && path[0] != '/') path = sc.base_dir + "/" + path;
+        try {
+          DriveSpec d = load_drive_spec(path);
+          sc.device_kind = "disk";
+          sc.device = d.disk_params();
+          sc.drive = std::move(d);
+        } catch (const DriveSpecError& e) {
+          throw std::invalid_argument(e.what());
+        }
+      });
   // [firmware]
   add("firmware.policy", "string", one_of_text(keys_of_policies()), "scheduling policy (firmware/policies/)",
       [](const toml::node& n, Scenario& sc) { sc.policy = get_choice(n, keys_of_policies()); });
@@ -699,7 +714,7 @@ const std::vector<std::string>& general_keys() {
     std::vector<std::string> k;
     for (const KeySpec& s : schema()) {
       k.push_back(s.key);
-      if (s.key == "device.preset")
+      if (s.key == "device.drive")
         for (const ParamKey<DiskParams>& d : disk_param_keys()) k.push_back("device." + d.name);
     }
     return k;
@@ -1004,8 +1019,16 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
     for (const auto& k : mems::mems_param_keys()) s += ", device." + k.name;
     return s;
   };
+  // A drive replaces the embedded default scenario's preset (an experiment's base); a preset and a
+  // drive both given by the user are an error.
+  const bool drive_given = entries.count("device.drive") > 0;
+  if (preset_entry != entries.end() && drive_given && preset_entry->second.where.rfind("<default scenario>", 0) != 0)
+    throw ConfigError(
+        fmt::format("{}: device.drive: expected either device.preset or device.drive, found both "
+                    "(device.preset at {})",
+                    entries.at("device.drive").where, preset_entry->second.where));
   for (const auto& [key, e] : entries) {
-    if (key.rfind("device.", 0) == 0 && key != "device.preset") {
+    if (key.rfind("device.", 0) == 0 && key != "device.preset" && key != "device.drive") {
       const bool disk_key = find_disk_key(key) != nullptr;
       const bool mems_key = find_mems_key(key) != nullptr || key == kMemsSeekMethodKey;
       if (mems_device) {
@@ -1045,6 +1068,7 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
   }
 
   for (const KeySpec& k : schema()) {
+    if (k.key == "device.preset" && drive_given) continue;
     if (auto it = entries.find(k.key); it != entries.end()) {
       try {
         k.apply(*it->second.node, sc);
@@ -1055,9 +1079,9 @@ Scenario resolve_scenario(const ScenarioEntries& entries, const std::string& fil
         throw ConfigError(fmt::format("{}: {}: {}", it->second.where, k.key, ex.what()));
       }
     }
-    // A disk's own keys right after the preset, in their declaration order (device.cylinders
-    // before device.sectors_per_track and device.zones, which read it).
-    if (k.key == "device.preset" && !mems_device) {
+    // A disk's own keys right after the preset or drive, in their declaration order
+    // (device.cylinders before device.sectors_per_track and device.zones, which read it).
+    if (k.key == "device.drive" && !mems_device) {
       for (const ParamKey<DiskParams>& d : disk_param_keys())
         if (auto it = entries.find("device." + d.name); it != entries.end())
           apply_declared(d, "device", it->second, sc.device);
@@ -1337,7 +1361,7 @@ std::string describe_scenario_keys() {
   const DiskParams hp = hp97560();
   for (const KeySpec& k : schema()) {
     line(k.key, k.type, k.allowed, k.description);
-    if (k.key != "device.preset") continue;
+    if (k.key != "device.drive") continue;
     for (const ParamKey<DiskParams>& d : disk_param_keys())
       line("device." + d.name, declared_type(d.type),
            fmt::format("{} (disk, hp97560 {})", declared_range(d), d.show(hp)), d.description);

@@ -15,6 +15,7 @@
 #include "firmware/policy.h"
 #include "firmware/rounds/wrr_admission.h"
 #include "hw_models/disk/disk_params.h"
+#include "hw_models/disk/drive_spec.h"
 #include "hw_models/mems/mems_params.h"
 #include "hw_models/mems/mems_seek.h"
 #include "testbench/sim/host.h"
@@ -57,6 +58,9 @@ struct Scenario {
   /// (`mems` and `mems_seek_method`).
   std::string device_kind = "disk";
   DiskParams device;
+  /// The drive description device.drive loaded (docs/models/drives.md), its [cache], [overheads]
+  /// and [interface] sections for the models that read them; empty with a preset.
+  std::optional<DriveSpec> drive;
   mems::MemsParams mems = mems::mems_g1();
   mems::SeekMethod mems_seek_method = mems::SeekMethod::Exact;
   /// Blocks the device holds.

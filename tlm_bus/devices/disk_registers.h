@@ -33,6 +33,8 @@ inline constexpr std::uint64_t kSeekStartPs = 0x20;     ///< 8 bytes, RO
 inline constexpr std::uint64_t kSeekEndPs = 0x28;       ///< 8 bytes, RO
 inline constexpr std::uint64_t kSeekDistance = 0x30;    ///< 4 bytes, RO: cylinders
 inline constexpr std::uint32_t kCmdSeek = 1;            ///< COMMAND value: seek to TARGET_*
+/// COMMAND value: seek to TARGET_* for a write (adds the drive's write settle, DiskParams::write_settle_ms).
+inline constexpr std::uint32_t kCmdSeekWrite = 2;
 }  // namespace actuator
 
 /// Read channel (docs/registers.md "Read channel").

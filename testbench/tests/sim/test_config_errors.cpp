@@ -49,7 +49,7 @@ std::string policy_list() {
 /// Checks an unknown-[device]-key message: location, key, then the [device] keys (the list grows
 /// as keys are added, so only its start and a few members are pinned).
 void check_device_unknown(const std::string& m, const std::string& where_and_key) {
-  CHECK(m.rfind(where_and_key + "; allowed: device.preset, device.cylinders, device.heads, ", 0) == 0);
+  CHECK(m.rfind(where_and_key + "; allowed: device.preset, device.drive, device.cylinders, device.heads, ", 0) == 0);
   for (const char* k : {"device.rpm", "device.seek_curve.short_max_distance", "device.seek_table"})
     CHECK(m.find(k) != std::string::npos);
   CHECK(m.find("firmware.") == std::string::npos);

@@ -281,12 +281,13 @@ TEST_CASE("keys: drivevp keys lists the declared keys with type range unit and d
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);)
     if (!line.empty() && line[0] != ' ') keys.push_back(line.substr(0, line.find(' ')));
-  // device.preset first, the disk's keys in their order, then the rest of the schema.
+  // device.preset and device.drive first, the disk's keys in their order, then the rest of the schema.
   REQUIRE(keys.size() > 20);
   CHECK(keys[0] == "device.preset");
+  CHECK(keys[1] == "device.drive");
   for (std::size_t i = 0; i < disk_param_keys().size(); ++i)
-    CHECK(keys[1 + i] == "device." + disk_param_keys()[i].name);
-  CHECK(keys[1 + disk_param_keys().size()] == "firmware.policy");
+    CHECK(keys[2 + i] == "device." + disk_param_keys()[i].name);
+  CHECK(keys[2 + disk_param_keys().size()] == "firmware.policy");
   auto line_of = [&](const std::string& start) {
     const auto at = text.find(start);
     REQUIRE(at != std::string::npos);
