@@ -8,6 +8,8 @@
 // hardware and the firmware agree on where a block lives.
 #pragma once
 
+#include <algorithm>
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -179,6 +181,51 @@ Time positioning_seek(std::uint32_t distance, bool head_change, const SeekFn& se
   if (distance == 0) return head_change ? head_switch : Time{0};
   const Time move = seek(distance) + settle;
   return head_change && head_switch > move ? head_switch : move;
+}
+
+/// One media pass over `blocks` blocks from `lbn` on `geometry`, the heads on the first block's
+/// track at time `start`: waits for the first block's slot, then reads track after track, crossing
+/// each track boundary with positioning_seek() (a head switch or a one-cylinder move) and the
+/// rotational wait after it. Calls on_track(address of the track's first block, index of that
+/// block in the pass, blocks on this track, time its first sector is under the head) once per
+/// track and returns when the last block has passed (the leading edge of the slot after it, so
+/// that back-to-back passes agree with rotational_wait()). Block j of a track's run ends at
+/// run_start + sectors_time(slot + j + 1) - sectors_time(slot). The contract the read channel's
+/// transfers and the firmware's host-interface timing share (docs/models/cache.md).
+template <class SeekFn, class OnTrack>
+Time media_pass(const DiskGeometry& geometry, std::uint64_t lbn, std::uint64_t blocks, Time start, Time phase_origin,
+                Time period, const SeekFn& seek, Time settle, Time head_switch, OnTrack&& on_track) {
+  Time t = start;
+  std::uint64_t next = lbn;
+  std::uint64_t done = 0;
+  PhysicalAddress prev{};
+  while (done < blocks) {
+    const PhysicalAddress a = geometry.locate(next);
+    if (done > 0) t += positioning_seek(a.cylinder - prev.cylinder, a.head != prev.head, seek, settle, head_switch);
+    t += rotational_wait(t, phase_origin, period, a.slot, a.sectors_per_track);
+    const std::uint64_t k = std::min<std::uint64_t>(blocks - done, a.sectors_per_track - a.sector);
+    on_track(a, done, k, t);
+    t += sectors_time(period, a.slot + k, a.sectors_per_track) - sectors_time(period, a.slot, a.sectors_per_track);
+    done += k;
+    next += k;
+    prev = a;
+  }
+  return t;
+}
+
+/// media_pass() block by block: calls on_block(index in the pass, time the block has passed under
+/// the head) for each block in order; returns the pass's end.
+template <class SeekFn, class OnBlock>
+Time media_block_ends(const DiskGeometry& geometry, std::uint64_t lbn, std::uint64_t blocks, Time start,
+                      Time phase_origin, Time period, const SeekFn& seek, Time settle, Time head_switch,
+                      OnBlock&& on_block) {
+  return media_pass(geometry, lbn, blocks, start, phase_origin, period, seek, settle, head_switch,
+                    [&](const PhysicalAddress& a, std::uint64_t index, std::uint64_t k, Time run_start) {
+                      const Time base = sectors_time(period, a.slot, a.sectors_per_track);
+                      for (std::uint64_t j = 0; j < k; ++j)
+                        on_block(index + j,
+                                 run_start + sectors_time(period, a.slot + j + 1, a.sectors_per_track) - base);
+                    });
 }
 
 }  // namespace drivevp
