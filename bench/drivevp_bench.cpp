@@ -240,6 +240,25 @@ void BM_FCFS_1M(benchmark::State& state) {
   }
 }
 
+// (1c) The FCFS run of (1a) with the HP 97560's published cache on (device.cache.
+// hp97560_published: one 256-block segment, 128 blocks of read-ahead, stopped by every arrival)
+// and off, side by side (docs/performance.md "Cache"): range(1) = 1 with the cache.
+void BM_FCFS_Cache(benchmark::State& state) {
+  const auto n = static_cast<std::uint64_t>(state.range(0));
+  const bool cache = state.range(1) != 0;
+  for (auto _ : state) {
+    if (!guarded(state, [&] {
+          const auto scen = synthetic_scenario("fcfs-cache", "fcfs", 64, 1, n);
+          auto args = std::vector<std::string>{"run", scen.string()};
+          for (auto& a : common_args("fcfs-cache")) args.push_back(a);
+          args.push_back("--set");
+          args.push_back(std::string("device.cache.hp97560_published=") + (cache ? "true" : "false"));
+          report(state, run_drivevp(args));
+        }))
+      break;
+  }
+}
+
 // (1b) SPTF with 64 requests queued: closed loop, 64 outstanding, queue depth 64.
 void BM_SPTF_QD64(benchmark::State& state) {
   const auto n = static_cast<std::uint64_t>(state.range(0));
@@ -325,6 +344,14 @@ BENCHMARK(BM_MemsG1_FCFS)
     ->Unit(benchmark::kSecond)
     ->ReportAggregatesOnly(true);
 BENCHMARK(BM_FCFS_1M)
+    ->Iterations(1)
+    ->Repetitions(kReps)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_FCFS_Cache)
+    ->Args({env_int("DRIVEVP_BENCH_CACHE_REQUESTS", 1'000'000), 0})
+    ->Args({env_int("DRIVEVP_BENCH_CACHE_REQUESTS", 1'000'000), 1})
     ->Iterations(1)
     ->Repetitions(kReps)
     ->UseManualTime()

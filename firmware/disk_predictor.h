@@ -101,6 +101,16 @@ class DiskPredictor final : public Predictor {
   /// seek_to_transfer + rotational_wait(start + lead + seek + seek_to_transfer).
   /// Throws std::out_of_range if lbn >= capacity_blocks().
   Prediction predict(HeadPosition from, Time start, std::uint64_t lbn, Op op) const;
+  /// The media pass of `blocks` blocks from `lbn` whose first block's sector is under the head at
+  /// `start`, as a read (media_pass, tlm_bus/param_page.h, with the firmware's seek table, settle, head switch
+  /// and spindle phase): calls on_block(index in the pass, time the block has passed under the
+  /// head) for each block in order. What the read channel does, so that the firmware knows when
+  /// each block of a read is in the buffer (the host interface's pacing, docs/models/cache.md).
+  template <class OnBlock>
+  void block_ends(std::uint64_t lbn, std::uint64_t blocks, Time start, OnBlock&& on_block) const {
+    media_block_ends(geometry_, lbn, blocks, start, phase_origin_, rotation_period_, seek_table_, settle_, head_switch_,
+                     Time{0}, on_block);
+  }
 
  private:
   DiskGeometry geometry_;

@@ -8,6 +8,8 @@
 // hardware and the firmware agree on where a block lives.
 #pragma once
 
+#include <algorithm>
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -302,6 +304,57 @@ Time positioning_seek(std::uint32_t distance, bool head_change, const SeekFn& se
   if (t == Time{0}) return t;
   t += write_settle;
   return t < Time{0} ? Time{0} : t;
+}
+
+/// One media pass over `blocks` blocks from `lbn` on `geometry`, the heads on the first block's
+/// track at time `start`: waits for the first block's slot, then reads run after run of blocks on
+/// consecutive sectors (DiskGeometry::run_blocks: a run ends at the track's end, a spare or a
+/// slip), crossing to the next run's track with positioning_seek() (a head switch or a cylinder
+/// move; `write_settle` added for a write, 0 for a read) and the rotational wait after it. Calls
+/// on_track(address of the run's first block, index of that block in the pass, blocks in the run,
+/// time its first sector is under the head) once per run and returns when the last block has passed (the leading edge of the slot after it, so
+/// that back-to-back passes agree with rotational_wait()). Block j of a track's run ends at
+/// run_start + sectors_time(slot + j + 1) - sectors_time(slot). The contract the read channel's
+/// transfers and the firmware's host-interface timing share (docs/models/cache.md).
+template <class SeekFn, class OnTrack>
+Time media_pass(const DiskGeometry& geometry, std::uint64_t lbn, std::uint64_t blocks, Time start, Time phase_origin,
+                Time period, const SeekFn& seek, Time settle, Time head_switch, Time write_settle,
+                OnTrack&& on_track) {
+  Time t = start;
+  std::uint64_t next = lbn;
+  std::uint64_t done = 0;
+  PhysicalAddress prev{};
+  while (done < blocks) {
+    const PhysicalAddress a = geometry.locate(next);
+    if (done > 0) {
+      const std::uint32_t d = a.cylinder > prev.cylinder ? a.cylinder - prev.cylinder : prev.cylinder - a.cylinder;
+      t += positioning_seek(d, a.head != prev.head, seek, settle, head_switch, write_settle);
+    }
+    t += rotational_wait(t, phase_origin, period, a.slot, a.sectors_per_track);
+    // The blocks on consecutive sectors of this track (up to a spare, a slip or the track's end).
+    const std::uint64_t k = geometry.run_blocks(next, blocks - done);
+    on_track(a, done, k, t);
+    t += sectors_time(period, a.slot + k, a.sectors_per_track) - sectors_time(period, a.slot, a.sectors_per_track);
+    done += k;
+    next += k;
+    prev = a;
+  }
+  return t;
+}
+
+/// media_pass() block by block: calls on_block(index in the pass, time the block has passed under
+/// the head) for each block in order; returns the pass's end.
+template <class SeekFn, class OnBlock>
+Time media_block_ends(const DiskGeometry& geometry, std::uint64_t lbn, std::uint64_t blocks, Time start,
+                      Time phase_origin, Time period, const SeekFn& seek, Time settle, Time head_switch,
+                      Time write_settle, OnBlock&& on_block) {
+  return media_pass(geometry, lbn, blocks, start, phase_origin, period, seek, settle, head_switch, write_settle,
+                    [&](const PhysicalAddress& a, std::uint64_t index, std::uint64_t k, Time run_start) {
+                      const Time base = sectors_time(period, a.slot, a.sectors_per_track);
+                      for (std::uint64_t j = 0; j < k; ++j)
+                        on_block(index + j,
+                                 run_start + sectors_time(period, a.slot + j + 1, a.sectors_per_track) - base);
+                    });
 }
 
 }  // namespace drivevp

@@ -139,13 +139,17 @@ void Controller::on_wake() {
 }
 
 void Controller::dispatch() {
-  if (driver_->busy()) return;
+  if (driver_->busy()) {
+    if (policy_->pending() > 0) driver_->yield_background();  // e.g. a read-ahead stops for it
+    return;
+  }
   const Time start = sim_now() + to_time(offset_);
   const SchedulingContext ctx = context(start + driver_->predictor().command_overhead());
   const Decision d = policy_->next(ctx);
   queue_depth_ = static_cast<std::uint32_t>(policy_->pending());
   switch (d.kind) {
     case Decision::Kind::Idle:
+      driver_->on_idle();
       return;
     case Decision::Kind::WaitUntil:
       wake_event_.notify(to_sc(d.wake_at - sim_now()));
@@ -168,7 +172,7 @@ void Controller::dispatch() {
   current_lbn_ = d.command.lbn;
   if (d.predicted_positioning >= Time{0}) predicted_positioning_ms_ = to_ms(d.predicted_positioning);
   if (dispatch_observer_) dispatch_observer_(d, start, ctx);
-  offset_ += to_sc(driver_->predictor().command_overhead());
+  offset_ += to_sc(driver_->command_overhead(d.command));
   driver_->serve(access);
 }
 

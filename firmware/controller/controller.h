@@ -54,7 +54,11 @@ struct ControllerParams {
 /// buffer and host memory; without DMI it goes through a staging buffer in two.
 /// Bus latencies accumulate in a local time offset (loosely timed) that annotates every access,
 /// so the hardware sees each command at the time the firmware would issue it.
-/// Does not model: firmware CPU time beyond the command overhead, caching, error recovery.
+/// The command overhead is the driver's (MediaDriver::command_overhead: the disk's may select it by
+/// cache hit and previous command, docs/models/cache.md); while the driver is busy with background
+/// work (a read-ahead) and a command waits, dispatch asks it to stop (yield_background); when the
+/// policy has nothing to serve, the driver may start background work (on_idle: a write-back flush).
+/// Does not model: firmware CPU time beyond the command overhead, error recovery.
 ///
 /// Host-interface registers: docs/registers.md "Controller host interface".
 class Controller : public sc_core::sc_module, private ControllerServices {

@@ -16,12 +16,26 @@ constexpr std::uint64_t kActIrqAck = amap::kActuator + disk_regs::actuator::kIrq
 constexpr std::uint64_t kChLbn = amap::kChannel + disk_regs::channel::kLbn;
 constexpr std::uint64_t kChCount = amap::kChannel + disk_regs::channel::kCount;
 constexpr std::uint64_t kChIrqAck = amap::kChannel + disk_regs::channel::kIrqAck;
+// The feature path's (buffer cache, host interface): docs/registers.md "Read channel".
+constexpr std::uint64_t kChBufferOffset = amap::kChannel + disk_regs::channel::kBufferOffset;
+constexpr std::uint64_t kChBlocksDone = amap::kChannel + disk_regs::channel::kBlocksDone;
+constexpr std::uint64_t kChCommand = amap::kChannel + disk_regs::channel::kCommand;
+constexpr std::uint64_t kChTransferStart = amap::kChannel + disk_regs::channel::kTransferStartPs;
 }  // namespace
 
 DiskMediaDriver::DiskMediaDriver(sc_core::sc_module_name name, ControllerServices& services, InterruptLine& seek_done,
-                                 InterruptLine& transfer_done)
+                                 InterruptLine& transfer_done, const DriveFeatures& features)
     : sc_module(name), services_(services), seek_done_(seek_done), transfer_done_(transfer_done) {
+  features_ = features;
+  if (features_.cache.enabled) cache_.emplace(features_.cache);
+  if (features_.cache.fast_write_level > 2)
+    throw std::invalid_argument("device.cache.fast_write_level must be in [0, 2]");
+  if (features_.cache.fast_write_level > 0 && !cache_)
+    throw std::invalid_argument("device.cache.fast_write_level above 0 needs device.cache.enabled = true");
   SC_HAS_PROCESS(DiskMediaDriver);
+  SC_METHOD(on_timer);
+  sensitive << timer_;
+  dont_initialize();
   SC_METHOD(on_seek_done);
   sensitive << seek_done_.event();
   dont_initialize();
@@ -30,14 +44,16 @@ DiskMediaDriver::DiskMediaDriver(sc_core::sc_module_name name, ControllerService
   dont_initialize();
 }
 
-MediaDriverFactory DiskMediaDriver::factory(InterruptLine& seek_done, InterruptLine& transfer_done) {
-  return [&seek_done, &transfer_done](ControllerServices& services) -> std::unique_ptr<MediaDriver> {
-    return std::make_unique<DiskMediaDriver>("media", services, seek_done, transfer_done);
+MediaDriverFactory DiskMediaDriver::factory(InterruptLine& seek_done, InterruptLine& transfer_done,
+                                            const DriveFeatures& features) {
+  return [&seek_done, &transfer_done, features](ControllerServices& services) -> std::unique_ptr<MediaDriver> {
+    return std::make_unique<DiskMediaDriver>("media", services, seek_done, transfer_done, features);
   };
 }
 
 std::vector<std::string> DiskMediaDriver::state_names() const {
-  return {"Idle", "Seeking", "Transferring", "Repositioning"};  // State, in value order
+  return {"Idle",       "Seeking",     "Transferring", "Repositioning",
+          "Delivering", "Prefetching", "Flushing"};  // State, in value order
 }
 
 void DiskMediaDriver::set_state(State s) {
@@ -81,6 +97,11 @@ void DiskMediaDriver::serve(std::vector<MediaResult>& batch) {
   batch_.swap(batch);
   batch.clear();
   index_ = 0;
+  if (features_.active()) {  // one command at a time through the cache and the interface
+    merged_ = false;
+    start_feature();
+    return;
+  }
   merged_ = contiguous_run();
   merged_blocks_ = 0;
   if (merged_)
@@ -156,6 +177,10 @@ void DiskMediaDriver::reposition(const Decision& decision) {
 void DiskMediaDriver::on_seek_done() {
   if (!seek_done_.take()) return;
   services_.reset_offset();
+  if (features_.active() && (state_ == State::Seeking || state_ == State::Flushing)) {
+    feature_seek_done();
+    return;
+  }
   if (state_ == State::Repositioning) {
     services_.write_reg(kActIrqAck, 1, 4);
     head_.cylinder = static_cast<std::uint32_t>(services_.read_reg(kActCylinder, 4));
@@ -191,6 +216,11 @@ void DiskMediaDriver::on_seek_done() {
 void DiskMediaDriver::on_transfer_done() {
   if (!transfer_done_.take()) return;
   services_.reset_offset();
+  if (features_.active() &&
+      (state_ == State::Transferring || state_ == State::Prefetching || state_ == State::Flushing)) {
+    feature_transfer_done();
+    return;
+  }
   if (state_ != State::Transferring) {
     services_.write_reg(kChIrqAck, 1, 4);
     return;
@@ -233,6 +263,341 @@ void DiskMediaDriver::on_transfer_done() {
   head_ = {last.cylinder, last.head};
   if (c.is_read()) services_.dma(c, true, std::size_t{c.blocks} * kBlockBytes);
   next_or_finish();
+}
+
+// ---- Feature path: host interface, segmented cache, selected overheads, write-back -------------
+
+bool DiskMediaDriver::write_back(const Command& c) const {
+  const std::uint32_t level = features_.cache.fast_write_level;
+  if (!cache_ || level == 0 || c.blocks > features_.cache.segment_blocks) return false;
+  if (!dirty_ || level == 2) return true;
+  // Limited: only a write that appends to the pending data within one segment.
+  return c.lbn == dirty_->lbn + dirty_->blocks && dirty_->blocks + c.blocks <= features_.cache.segment_blocks;
+}
+
+Time DiskMediaDriver::command_overhead(const Command& first) {
+  if (!features_.overheads.enabled) return predictor_.command_overhead();
+  const bool hit = first.is_read() ? cache_ && cache_->full_hit(first.lbn, first.blocks) : write_back(first);
+  return features_.overheads.select(first.op, hit, previous_op_);
+}
+
+void DiskMediaDriver::start_feature() {
+  MediaResult& r = batch_[index_];
+  const Command& c = r.command;
+  if (index_ > 0) services_.offset() += to_sc(command_overhead(c));  // the first one: the controller's
+  previous_op_ = c.op;
+  const PhysicalAddress target = predictor_.geometry().locate(c.lbn);
+  r.log.cylinder = target.cylinder;
+  r.log.head = target.head;
+  command_time_ = sim_now() + to_time(services_.offset());
+  taking_back_ = !c.is_read() && write_back(c);  // decided once, as the overhead was
+  if (c.is_read())
+    start_read();
+  else
+    start_write();
+}
+
+void DiskMediaDriver::seek_to(std::uint64_t lbn, const Command* c) {
+  const PhysicalAddress target = predictor_.geometry().locate(lbn);
+  set_state(flushing_ ? State::Flushing : State::Seeking);
+  disk_regs::SeekBurst seek{target.cylinder, target.head, disk_regs::actuator::kCmdSeek};
+  services_.bus_access(tlm::TLM_WRITE_COMMAND, kActTargetCyl, &seek, sizeof seek, c);
+}
+
+void DiskMediaDriver::wake_at(Wake what, Time at) {
+  wake_ = what;
+  const Time local = sim_now() + to_time(services_.offset());  // not before the handler's own accesses
+  timer_.notify(to_sc((at > local ? at : local) - sim_now()));
+}
+
+void DiskMediaDriver::start_read() {
+  MediaResult& r = batch_[index_];
+  const Command& c = r.command;
+  const bool hit = cache_ && cache_->full_hit(c.lbn, c.blocks);
+  if (!hit && dirty_) {  // the media read waits for the write-back data to reach the media
+    continue_after_flush_ = true;
+    start_flush();
+    return;
+  }
+  read_ = cache_ ? cache_->plan_read(c.lbn, c.blocks, predictor_.capacity_blocks())
+                 : SegmentedCache::ReadPlan{-1, 0, 0, c.lbn, c.blocks, c.blocks};
+  buffer_block_ = read_.buffer_block;
+  if (read_.media_blocks == 0) {  // full hit: from the buffer over the interface, no media
+    r.log.seek_start_ps = r.log.seek_end_ps = command_time_.count();
+    r.log.transfer_start_ps = r.log.transfer_end_ps = command_time_.count();
+    r.log.seek_distance = 0;
+    set_state(State::Delivering);
+    wake_at(Wake::Deliver, command_time_ + features_.interface.sector_time(Op::Read) * c.blocks);
+    return;
+  }
+  media_done_ = false;
+  stop_requested_ = false;
+  // One burst: BUFFER_OFFSET (where the media read goes), MARK (its blocks the command needs
+  // early, when read-ahead follows them).
+  const std::uint64_t offset = read_.buffer_block + read_.hit_blocks;
+  const std::uint32_t mark = read_.media_blocks > read_.requested_media_blocks ? read_.requested_media_blocks : 0;
+  std::uint32_t words[3] = {static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(offset >> 32), mark};
+  services_.bus_access(tlm::TLM_WRITE_COMMAND, kChBufferOffset, words, sizeof words, &c);
+  seek_to(read_.media_lbn, &c);
+}
+
+void DiskMediaDriver::start_write() {
+  MediaResult& r = batch_[index_];
+  const Command& c = r.command;
+  const bool back = taking_back_;
+  if (dirty_ &&
+      !(back && c.lbn == dirty_->lbn + dirty_->blocks && dirty_->blocks + c.blocks <= features_.cache.segment_blocks)) {
+    continue_after_flush_ = true;  // the pending data goes to the media first
+    start_flush();
+    return;
+  }
+  if (dirty_) {  // appends to the pending write-back data: same segment, after it
+    buffer_block_ = dirty_->buffer_block + dirty_->blocks;
+    cache_->extend_write(c.lbn, c.blocks);
+  } else {
+    const SegmentedCache::WritePlan w = cache_ ? cache_->plan_write(c.lbn, c.blocks) : SegmentedCache::WritePlan{-1, 0};
+    buffer_block_ = w.buffer_block;
+  }
+  // The data crosses the interface into the buffer (COUNT and BUFFER_OFFSET size it).
+  services_.write_reg(kChBufferOffset, buffer_block_, 8);
+  services_.write_reg(kChCount, c.blocks, 4);
+  services_.dma(c, false, std::size_t{c.blocks} * kBlockBytes, buffer_block_ * kBlockBytes);
+  data_in_ = command_time_ + features_.interface.sector_time(Op::Write) * c.blocks;
+  if (back) {
+    if (dirty_)
+      dirty_->blocks += c.blocks;
+    else
+      dirty_ = Dirty{c.lbn, c.blocks, buffer_block_};
+    r.log.seek_start_ps = r.log.seek_end_ps = command_time_.count();
+    r.log.transfer_start_ps = r.log.transfer_end_ps = command_time_.count();
+    r.log.seek_distance = 0;
+    set_state(State::Delivering);
+    wake_at(Wake::Deliver, data_in_);
+    return;
+  }
+  seek_to(c.lbn, &c);
+}
+
+void DiskMediaDriver::start_flush() {
+  flushing_ = true;
+  services_.write_reg(kChBufferOffset, dirty_->buffer_block, 8);
+  services_.write_reg(kChCount, dirty_->blocks, 4);
+  data_in_ = Time{0};  // already in the buffer
+  seek_to(dirty_->lbn, nullptr);
+}
+
+void DiskMediaDriver::feature_seek_done() {
+  disk_regs::SeekDoneBurst ack{};
+  services_.bus_access(tlm::TLM_READ_COMMAND, kActIrqAck, &ack, sizeof ack);
+  if (ack.status & disk_regs::kStatusError) {
+    if (flushing_) SC_REPORT_ERROR(name(), "write-back flush: the actuator reported an error");
+    batch_[index_].status = amap::kStatusMediaError;
+    complete_feature(State::Idle);
+    return;
+  }
+  const std::uint64_t lbn = flushing_                          ? dirty_->lbn
+                            : batch_[index_].command.is_read() ? read_.media_lbn
+                                                               : batch_[index_].command.lbn;
+  const PhysicalAddress target = predictor_.geometry().locate(lbn);
+  head_ = {target.cylinder, target.head};
+  if (!flushing_) {
+    MediaResult& r = batch_[index_];
+    r.log.seek_start_ps = static_cast<decltype(r.log.seek_start_ps)>(ack.seek_start_ps);
+    r.log.seek_end_ps = static_cast<decltype(r.log.seek_end_ps)>(ack.seek_end_ps);
+    r.log.seek_distance = ack.seek_distance;
+  }
+  const Time now = sim_now() + to_time(services_.offset());
+  if (!flushing_ && !batch_[index_].command.is_read() && data_in_ > now) {
+    set_state(State::Transferring);
+    wake_at(Wake::ProgramWrite, data_in_);  // the media write waits for the data
+    return;
+  }
+  program_transfer();
+}
+
+void DiskMediaDriver::program_transfer() {
+  if (flushing_) {
+    set_state(State::Flushing);
+    disk_regs::TransferBurst start{dirty_->lbn, dirty_->blocks, disk_regs::channel::kCmdWrite};
+    services_.bus_access(tlm::TLM_WRITE_COMMAND, kChLbn, &start, sizeof start);
+    return;
+  }
+  set_state(State::Transferring);
+  const Command& c = batch_[index_].command;
+  if (!c.is_read()) {
+    disk_regs::TransferBurst start{c.lbn, c.blocks, disk_regs::channel::kCmdWrite};
+    services_.bus_access(tlm::TLM_WRITE_COMMAND, kChLbn, &start, sizeof start, &c);
+    return;
+  }
+  disk_regs::TransferBurst start{read_.media_lbn, read_.media_blocks, disk_regs::channel::kCmdRead};
+  services_.bus_access(tlm::TLM_WRITE_COMMAND, kChLbn, &start, sizeof start, &c);
+  // When the first sector comes under the head; from it, when each block is in the buffer.
+  std::uint64_t times[2] = {0, 0};  // TRANSFER_START_PS, TRANSFER_END_PS
+  services_.bus_access(tlm::TLM_READ_COMMAND, kChTransferStart, times, sizeof times);
+  media_start_ = Time{static_cast<std::int64_t>(times[0])};
+  // The data phase: the hit blocks from the command's time, then each media block once it has
+  // passed under the head, one interface sector time each.
+  const InterfaceParams& bus = features_.interface;
+  const Time b = bus.sector_time(Op::Read);
+  Time e = command_time_ + b * read_.hit_blocks;
+  Time requested_end{0};
+  predictor_.block_ends(read_.media_lbn, read_.requested_media_blocks, media_start_, [&](std::uint64_t i, Time ready) {
+    if (i == 0 && read_.hit_blocks == 0)
+      e = std::max(e, ready + from_ms(bus.first_reselect_ms));  // reconnects after the seek
+    else if (ready > e)
+      e = bus.hold_bus_read ? ready : ready + from_ms(bus.other_reselect_ms);  // waits, or disconnects
+    e += b;
+    requested_end = ready;
+  });
+  MediaResult& r = batch_[index_];
+  r.log.transfer_start_ps = media_start_.count();
+  r.log.transfer_end_ps = requested_end.count();
+  wake_at(Wake::Deliver, e);
+}
+
+void DiskMediaDriver::feature_transfer_done() {
+  disk_regs::TransferDoneBurst done{};
+  services_.bus_access(tlm::TLM_READ_COMMAND, kChIrqAck, &done, sizeof done);
+  if (flushing_) {
+    if (done.status & disk_regs::kStatusError)
+      SC_REPORT_ERROR(name(), "write-back flush: the channel reported an error");
+    const PhysicalAddress last = predictor_.geometry().locate(dirty_->lbn + dirty_->blocks - 1);
+    head_ = {last.cylinder, last.head};
+    dirty_.reset();
+    flushing_ = false;
+    if (continue_after_flush_) {  // the command that waited for the flush
+      continue_after_flush_ = false;
+      command_time_ = sim_now() + to_time(services_.offset());
+      if (batch_[index_].command.is_read())
+        start_read();
+      else
+        start_write();
+      return;
+    }
+    set_state(State::Idle);
+    services_.reposition_done();
+    return;
+  }
+  if (done.status & disk_regs::kStatusError) {
+    if (state_ == State::Prefetching) {  // the read-ahead is lost, the command already completed
+      finish_background();
+      return;
+    }
+    timer_.cancel();
+    wake_ = Wake::None;
+    batch_[index_].status = amap::kStatusMediaError;
+    complete_feature(State::Idle);
+    return;
+  }
+  // A read-ahead's command has completed already (its batch is gone): only the segment is left.
+  if (state_ == State::Prefetching || batch_[index_].command.is_read()) {
+    const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
+    const PhysicalAddress last = predictor_.geometry().locate(read_.media_lbn + blocks - 1);
+    head_ = {last.cylinder, last.head};
+    if (cache_) cache_->filled(read_, blocks);
+    media_done_ = true;
+    if (state_ == State::Prefetching) finish_background();
+    return;  // else the data phase's timer completes the command
+  }
+  // A write-through write is on the media.
+  MediaResult& r = batch_[index_];
+  r.log.transfer_start_ps = static_cast<decltype(r.log.transfer_start_ps)>(done.transfer_start_ps);
+  r.log.transfer_end_ps = static_cast<decltype(r.log.transfer_end_ps)>(done.transfer_end_ps);
+  const PhysicalAddress last = predictor_.geometry().locate(r.command.lbn + r.command.blocks - 1);
+  head_ = {last.cylinder, last.head};
+  complete_feature(State::Idle);
+}
+
+void DiskMediaDriver::on_timer() {
+  const Wake what = wake_;
+  wake_ = Wake::None;
+  services_.reset_offset();
+  switch (what) {
+    case Wake::None:
+      return;
+    case Wake::ProgramWrite:
+      program_transfer();
+      return;
+    case Wake::Stop:
+      services_.write_reg(kChCommand, disk_regs::channel::kCmdStop, 4);
+      return;
+    case Wake::Deliver:
+      break;
+  }
+  const Command& c = batch_[index_].command;
+  if (!c.is_read()) {  // write-back: the data is in the buffer
+    complete_feature(State::Idle);
+    return;
+  }
+  State after = State::Idle;
+  if (read_.media_blocks > 0) {
+    // The channel brings the marked blocks into the buffer as they pass (catch-up on access).
+    const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
+    if (blocks < read_.media_blocks) {
+      after = State::Prefetching;  // the read-ahead goes on after the completion
+    } else {                       // the media read has ended: acknowledge it here, whether or not its handler ran
+      services_.write_reg(kChIrqAck, 1, 4);
+      const PhysicalAddress last = predictor_.geometry().locate(read_.media_lbn + blocks - 1);
+      head_ = {last.cylinder, last.head};
+      if (cache_) cache_->filled(read_, blocks);
+      media_done_ = true;
+    }
+  }
+  services_.dma(c, true, std::size_t{c.blocks} * kBlockBytes, buffer_block_ * kBlockBytes);
+  complete_feature(after);
+}
+
+void DiskMediaDriver::complete_feature(State after) {
+  const Command& c = batch_[index_].command;
+  const InterfaceParams& bus = features_.interface;
+  services_.offset() += to_sc(from_ms(c.is_read() ? bus.read_completion_ms : bus.write_completion_ms));
+  if (++index_ < batch_.size()) {
+    if (after == State::Prefetching) {  // the next command of the batch stops the read-ahead
+      set_state(after);
+      yield_background();
+      return;
+    }
+    start_feature();
+    return;
+  }
+  set_state(after);
+  finished_.swap(batch_);
+  batch_.clear();
+  services_.access_done(finished_);
+}
+
+void DiskMediaDriver::yield_background() {
+  if (state_ != State::Prefetching || stop_requested_) return;
+  stop_requested_ = true;
+  // The minimum read-ahead is read whatever arrives: stop once it has passed.
+  Time earliest{0};
+  const std::uint32_t keep =
+      std::min(read_.media_blocks, read_.requested_media_blocks + features_.cache.min_read_ahead);
+  predictor_.block_ends(read_.media_lbn, keep, media_start_, [&](std::uint64_t, Time end) { earliest = end; });
+  if (earliest > sim_now() + to_time(services_.offset())) {
+    wake_at(Wake::Stop, earliest);
+    return;
+  }
+  services_.write_reg(kChCommand, disk_regs::channel::kCmdStop, 4);
+}
+
+void DiskMediaDriver::finish_background() {
+  timer_.cancel();
+  wake_ = Wake::None;
+  if (index_ < batch_.size()) {  // a later command of the same batch waited for the read-ahead
+    set_state(State::Idle);
+    start_feature();
+    return;
+  }
+  set_state(State::Idle);
+  services_.reposition_done();
+}
+
+void DiskMediaDriver::on_idle() {
+  if (state_ != State::Idle || !dirty_) return;
+  batch_.clear();
+  index_ = 0;
+  start_flush();
 }
 
 }  // namespace drivevp

@@ -3,14 +3,17 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <systemc>
 
+#include "firmware/cache/segmented_cache.h"
 #include "firmware/controller/media_driver.h"
 #include "firmware/disk_predictor.h"
+#include "tlm_bus/drive_features.h"
 #include "tlm_bus/sc/irq.h"
 
 namespace drivevp {
@@ -40,13 +43,39 @@ namespace drivevp {
 /// spent once for the decision and the commands complete together after the access. A Reposition seeks the arm to
 /// Decision::cylinder on the current head and reads back the arm's cylinder. An interrupt that arrives in a state that
 /// does not expect it is acknowledged and otherwise ignored.
+///
+/// With DriveFeatures (tlm_bus/drive_features.h) active — a host interface, the segmented cache or
+/// the selected overheads — the driver serves a decision's commands one at a time on the feature
+/// path (docs/models/cache.md):
+///  - overhead: command_overhead() selects OverheadParams by read/write, hit (a read whole in a
+///    segment; a write taken by write-back) and the previous command (the controller spends it for
+///    the decision's first command, the driver for each later one);
+///  - read: SegmentedCache::plan_read. A full hit moves no media: its data crosses the interface
+///    from the buffer (InterfaceParams::read_sector_ms per block from the command's time). A miss
+///    or partial hit seeks and reads the rest plus the read-ahead into the segment (channel
+///    BUFFER_OFFSET, MARK = the requested blocks), reads back the transfer's start and paces the
+///    data phase over the interface: block i crosses after the previous one and once it has passed
+///    under the head (DiskPredictor::block_ends), reconnecting per first/other reselect overhead
+///    and hold_bus_read. At the data phase's end (a firmware timer) the data is DMAed to the host
+///    and, after the read completion overhead, the command completes; the read-ahead continues in
+///    the background (state Prefetching, busy) until the segment's read ends or a waiting command
+///    stops it (yield_background(): channel STOP once the minimum read-ahead has passed);
+///  - write: the data crosses the interface (write_sector_ms per block from the command's time)
+///    into the segment SegmentedCache::plan_write gives; write-through seeks meanwhile and starts
+///    the media write once seek and data are both done, completing at its end plus the write
+///    completion overhead; write-back (CacheParams::fast_write_level) completes when the data is
+///    in the buffer (plus the completion overhead) and flushes it when the controller has nothing
+///    to serve (on_idle()), or before a write or a media read (the host then waits for the flush).
 class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
  public:
+  /// Throws std::invalid_argument for a CacheParams out of range (SegmentedCache), or a fast write
+  /// level above 0 without the cache.
   DiskMediaDriver(sc_core::sc_module_name name, ControllerServices& services, InterruptLine& seek_done,
-                  InterruptLine& transfer_done);
+                  InterruptLine& transfer_done, const DriveFeatures& features = {});
 
   /// A factory for Controller: the driver bound to the disk's seek-done and transfer-done lines.
-  static MediaDriverFactory factory(InterruptLine& seek_done, InterruptLine& transfer_done);
+  static MediaDriverFactory factory(InterruptLine& seek_done, InterruptLine& transfer_done,
+                                    const DriveFeatures& features = {});
 
   std::string_view device_kind() const override { return "disk"; }
   std::vector<std::string> state_names() const override;
@@ -59,9 +88,22 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   void serve(std::vector<MediaResult>& batch) override;
   void reposition(const Decision& decision) override;
   void dma_path_changed() override { predictor_.set_command_path(command_path()); }
+  Time command_overhead(const Command& first) override;
+  void yield_background() override;
+  void on_idle() override;
+  /// The cache's bookkeeping (null without CacheParams::enabled).
+  const SegmentedCache* cache() const { return cache_ ? &*cache_ : nullptr; }
 
  private:
-  enum class State : std::uint8_t { Idle = 0, Seeking = 1, Transferring = 2, Repositioning = 3 };
+  enum class State : std::uint8_t {
+    Idle = 0,
+    Seeking = 1,
+    Transferring = 2,
+    Repositioning = 3,
+    Delivering = 4,   ///< feature path: data crossing the interface without the media
+    Prefetching = 5,  ///< feature path: read-ahead after the command completed
+    Flushing = 6      ///< feature path: write-back data going to the media
+  };
   void set_state(State s);
   /// Starts the seek of batch_[index_] (and, for a write, moves its data in first).
   void start_command();
@@ -77,6 +119,48 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   /// The firmware's command path around a seek (DiskPredictor), from the bus access time
   /// measured at boot and the sector buffer's DMI grant.
   CommandPath command_path() const;
+  // Feature path (DriveFeatures active).
+  /// What the firmware timer does when it fires: complete a command's data phase, start a media
+  /// write whose data has arrived, stop a read-ahead.
+  enum class Wake : std::uint8_t { None, Deliver, ProgramWrite, Stop };
+  bool write_back(const Command& c) const;  ///< the cache takes this write back
+  void start_feature();                     ///< batch_[index_], its overhead spent
+  void start_read();
+  void start_write();
+  void start_flush();
+  void seek_to(std::uint64_t lbn, const Command* c);
+  void program_transfer();  ///< the channel burst for the command (or the flush) after its seek
+  void feature_seek_done();
+  void feature_transfer_done();
+  void on_timer();
+  /// Arms the firmware timer: `what` at absolute time `at` (now when already past).
+  void wake_at(Wake what, Time at);
+  /// Completes batch_[index_] now: the completion overhead, then the next command or the end
+  /// (the driver stays busy in `after` when not Idle).
+  void complete_feature(State after);
+  void finish_background();
+
+  DriveFeatures features_;
+  std::optional<SegmentedCache> cache_;
+  Op previous_op_ = Op::Read;
+  sc_core::sc_event timer_;
+  Wake wake_ = Wake::None;
+  SegmentedCache::ReadPlan read_;      ///< the read in progress
+  std::uint64_t buffer_block_ = 0;     ///< the command's data in the sector buffer
+  Time command_time_{0};               ///< the command's start, after its overhead
+  Time data_in_{0};                    ///< a write's data is in the buffer
+  Time media_start_{0};                ///< the media read's first sector under the head
+  bool media_done_ = false;            ///< the media read (with its read-ahead) has ended
+  bool flushing_ = false;              ///< the media access in progress is a write-back flush
+  bool continue_after_flush_ = false;  ///< batch_[index_] waits for the flush
+  bool stop_requested_ = false;
+  bool taking_back_ = false;  ///< batch_[index_] is a write the cache takes back
+  struct Dirty {
+    std::uint64_t lbn = 0;
+    std::uint32_t blocks = 0;
+    std::uint64_t buffer_block = 0;
+  };
+  std::optional<Dirty> dirty_;  ///< write-back data not yet on the media
 
   ControllerServices& services_;
   InterruptLine& seek_done_;

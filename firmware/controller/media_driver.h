@@ -62,7 +62,8 @@ class ControllerServices {
   /// The media access of a Serve decision ended: posts one completion entry per result, in the
   /// order given, each with its own service log and status, then (when every status is OK)
   /// fetches submissions the host posted meanwhile, then asks the policy again. The driver must
-  /// be idle (busy() false) when it calls this.
+  /// be idle (busy() false) when it calls this, or in a background activity it stops on
+  /// MediaDriver::yield_background() (a read-ahead).
   virtual void access_done(const std::vector<MediaResult>& results) = 0;
   /// A Reposition ended (no command completes): asks the policy again. The driver must be idle.
   virtual void reposition_done() = 0;
@@ -107,6 +108,20 @@ class MediaDriver {
   /// The sector buffer's DMI grant changed (dmi_write_latency()): the predictor's command path
   /// follows it.
   virtual void dma_path_changed() = 0;
+  /// The firmware's overhead before serving a decision whose first command is `first` (the
+  /// controller spends it on its offset before serve()). Default: the predictor's one command
+  /// overhead; a driver with a cache selects it by hit/miss and the previous command.
+  virtual Time command_overhead(const Command& first) {
+    (void)first;
+    return predictor().command_overhead();
+  }
+  /// A command is waiting while the driver is busy: a background activity that may stop (a
+  /// read-ahead into idle time) stops as soon as it may and, once stopped, reports
+  /// reposition_done(). Default: nothing to stop.
+  virtual void yield_background() {}
+  /// The policy has nothing to serve and the driver is idle: it may start background work (a
+  /// write-back flush), reporting reposition_done() when it ends. Default: none.
+  virtual void on_idle() {}
 };
 
 /// Builds the driver as a child of the controller under construction (`services` is that

@@ -1,6 +1,7 @@
 #include "hw_models/disk/disk_keys.h"
 
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -40,6 +41,119 @@ ParamKey<DiskParams> curve(const char* name, T SeekCurve::*member, KeyType type,
   k.set = [member](DiskParams& p, const KeyValue& v) { p.seek_curve.*member = static_cast<T>(v.number); };
   k.show = [member](const DiskParams& p) { return fmt::format("{}", p.seek_curve.*member); };
   return k;
+}
+
+/// A member of one of the drive's feature sections (device.interface.*, device.cache.*,
+/// device.overheads.*; tlm_bus/drive_features.h). A bool member is a Boolean key.
+template <class S, class T>
+ParamKey<DiskParams> feature(const char* name, S DriveFeatures::*section, T S::*member, double min, double max,
+                             const char* unit, const char* description) {
+  constexpr bool is_bool = std::is_same_v<T, bool>;
+  if (is_bool && *unit == 0) unit = "boolean";
+  ParamKey<DiskParams> k = declared(name,
+                                    is_bool                 ? KeyType::Boolean
+                                    : std::is_integral_v<T> ? KeyType::Integer
+                                                            : KeyType::Number,
+                                    min, max, unit, description);
+  k.set = [section, member](DiskParams& p, const KeyValue& v) {
+    if constexpr (is_bool)
+      (p.features.*section).*member = v.number != 0;
+    else
+      (p.features.*section).*member = static_cast<T>(v.number);
+  };
+  k.show = [section, member](const DiskParams& p) {
+    if constexpr (is_bool)
+      return std::string((p.features.*section).*member ? "true" : "false");
+    else
+      return fmt::format("{}", (p.features.*section).*member);
+  };
+  return k;
+}
+
+/// The HP 97560's published cache (Ruemmler & Wilkes 1994, ../shared/reference/parameters.md):
+/// a 128 KB buffer (one 256-block segment) with a 64 KB read fence (read-ahead of 128 blocks past
+/// the request).
+void hp97560_published_cache(CacheParams& c) {
+  c.enabled = true;
+  c.segments = 1;
+  c.segment_blocks = 256;
+  c.max_read_ahead = 128;
+  c.read_ahead_over_requested = true;
+}
+
+void add_feature_keys(std::vector<ParamKey<DiskParams>>& k) {
+  using F = DriveFeatures;
+  using I = InterfaceParams;
+  using C = CacheParams;
+  using O = OverheadParams;
+  // Host interface (DiskSim disk and bus parameters, docs/models/cache.md "Host interface").
+  k.push_back(feature("interface.read_sector_ms", &F::interface, &I::read_sector_ms, 0, 100, "ms",
+                      "time a sector of read data takes to cross the host interface: the larger of DiskSim's bus "
+                      "'Read block transfer time' and the disk's 'Bulk sector transfer time' (0: not modelled)"));
+  k.push_back(feature("interface.write_sector_ms", &F::interface, &I::write_sector_ms, 0, 100, "ms",
+                      "as interface.read_sector_ms for write data (DiskSim's 'Write block transfer time', 'Bulk "
+                      "sector transfer time')"));
+  k.push_back(feature("interface.hold_bus_read", &F::interface, &I::hold_bus_read, 0, 1, "",
+                      "DiskSim 'Hold bus entire read xfer': stay connected while the data phase waits for the media "
+                      "(false: disconnect and pay interface.other_reselect_ms)"));
+  k.push_back(feature("interface.first_reselect_ms", &F::interface, &I::first_reselect_ms, 0, 100, "ms",
+                      "DiskSim 'First reselect overhead': reconnection before a read miss's first sector crosses"));
+  k.push_back(feature("interface.other_reselect_ms", &F::interface, &I::other_reselect_ms, 0, 100, "ms",
+                      "DiskSim 'Other reselect overhead': each later reconnection of a read (without hold_bus_read)"));
+  k.push_back(feature("interface.read_completion_ms", &F::interface, &I::read_completion_ms, 0, 100, "ms",
+                      "DiskSim 'Read completion overhead': last sector across to completion"));
+  k.push_back(feature("interface.write_completion_ms", &F::interface, &I::write_completion_ms, 0, 100, "ms",
+                      "DiskSim 'Write completion overhead': data on the media (write-back: in the buffer) to "
+                      "completion"));
+  // Segmented cache (DiskSim disk cache parameters, docs/models/cache.md "Cache").
+  {
+    ParamKey<DiskParams> h = declared("cache.hp97560_published", KeyType::Boolean, 0, 1, "boolean",
+                                      "true: the HP 97560's published cache, 128 KB (one 256-block segment) with a "
+                                      "64 KB read fence (read-ahead 128 blocks past the request) (Ruemmler & Wilkes "
+                                      "1994); later device.cache keys override its values");
+    h.set = [](DiskParams& p, const KeyValue& v) {
+      if (v.number != 0) hp97560_published_cache(p.features.cache);
+    };
+    h.show = [](const DiskParams&) { return std::string("false"); };
+    k.push_back(h);
+  }
+  k.push_back(feature("cache.enabled", &F::cache, &C::enabled, 0, 1, "",
+                      "DiskSim 'Enable caching in buffer': the segmented read cache with read-ahead"));
+  k.push_back(feature("cache.segments", &F::cache, &C::segments, 1, 64, "segments",
+                      "DiskSim 'Number of buffer segments' (read segments)"));
+  k.push_back(feature("cache.segment_blocks", &F::cache, &C::segment_blocks, 1, 65536, "blocks",
+                      "DiskSim 'Segment size (in blks)'; a larger read bypasses the cache"));
+  k.push_back(feature("cache.separate_write_segment", &F::cache, &C::separate_write_segment, 0, 1, "",
+                      "DiskSim 'Use separate write segment': one more segment for writes only"));
+  k.push_back(feature("cache.min_read_ahead", &F::cache, &C::min_read_ahead, 0, 65536, "blocks",
+                      "DiskSim 'Minimum read-ahead (blks)': read-ahead an arriving request does not stop"));
+  k.push_back(feature("cache.max_read_ahead", &F::cache, &C::max_read_ahead, 0, 65536, "blocks",
+                      "DiskSim 'Maximum read-ahead (blks)', bounded by the segment"));
+  k.push_back(feature("cache.read_ahead_over_requested", &F::cache, &C::read_ahead_over_requested, 0, 1, "",
+                      "DiskSim 'Read-ahead over requested': true: max_read_ahead blocks past the request's end; "
+                      "false: the media read ends max_read_ahead blocks after the request's start"));
+  k.push_back(feature("cache.fast_write_level", &F::cache, &C::fast_write_level, 0, 2, "level",
+                      "DiskSim 'Fast write level': 0 write-through, 1 limited write-back (appends only), 2 full "
+                      "write-back; needs device.cache.enabled"));
+  // Overheads by read/write x hit/miss x previous command (DiskSim "... over. after ...").
+  k.push_back(feature("overheads.enabled", &F::overheads, &O::enabled, 0, 1, "",
+                      "true: the 8 device.overheads values replace device.command_overhead_ms"));
+  k.push_back(feature("overheads.read_hit_after_read_ms", &F::overheads, &O::read_hit_after_read_ms, 0, 1000, "ms",
+                      "DiskSim 'Read hit over. after read'"));
+  k.push_back(feature("overheads.read_hit_after_write_ms", &F::overheads, &O::read_hit_after_write_ms, 0, 1000, "ms",
+                      "DiskSim 'Read hit over. after write'"));
+  k.push_back(feature("overheads.read_miss_after_read_ms", &F::overheads, &O::read_miss_after_read_ms, 0, 1000, "ms",
+                      "DiskSim 'Read miss over. after read'"));
+  k.push_back(feature("overheads.read_miss_after_write_ms", &F::overheads, &O::read_miss_after_write_ms, 0, 1000, "ms",
+                      "DiskSim 'Read miss over. after write'"));
+  k.push_back(feature("overheads.write_hit_after_read_ms", &F::overheads, &O::write_hit_after_read_ms, 0, 1000, "ms",
+                      "DiskSim 'Write hit over. after read' (hit: taken by write-back)"));
+  k.push_back(feature("overheads.write_hit_after_write_ms", &F::overheads, &O::write_hit_after_write_ms, 0, 1000, "ms",
+                      "DiskSim 'Write hit over. after write'"));
+  k.push_back(feature("overheads.write_miss_after_read_ms", &F::overheads, &O::write_miss_after_read_ms, 0, 1000, "ms",
+                      "DiskSim 'Write miss over. after read'"));
+  k.push_back(feature("overheads.write_miss_after_write_ms", &F::overheads, &O::write_miss_after_write_ms, 0, 1000,
+                      "ms", "DiskSim 'Write miss over. after write'"));
 }
 
 void rebuild_single_zone(DiskParams& d, std::uint32_t spt) { d.zones = {Zone{0, d.cylinders, spt}}; }
@@ -189,6 +303,7 @@ const std::vector<ParamKey<DiskParams>>& disk_param_keys() {
                       "last distance of the sqrt branch (hp97560: 382, 004 Table 2's d < 383; disk003: 1344, "
                       "where 003 eq. (1)'s branches meet)"));
     k.push_back(seek_table_key());
+    add_feature_keys(k);
     return k;
   }();
   return keys;

@@ -58,6 +58,8 @@ void DiskParams::validate() const {
     if (!(c.short_const_ms >= 0 && c.short_sqrt_ms >= 0 && c.long_const_ms >= 0 && c.long_linear_ms >= 0))
       bad("seek_curve", "non-negative coefficients");
   }
+  if (features.cache.fast_write_level > 0 && !features.cache.enabled)
+    bad("cache.fast_write_level", "0 unless device.cache.enabled = true (write-back keeps its data in the cache)");
   (void)geometry();  // zone tiling
 }
 

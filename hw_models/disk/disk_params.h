@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tlm_bus/command.h"
+#include "tlm_bus/drive_features.h"
 #include "tlm_bus/param_page.h"
 
 namespace drivevp {
@@ -56,6 +57,9 @@ struct DiskParams {
   double write_settle_ms = 0;
   double command_overhead_ms = 0;               ///< controller overhead per command (firmware applies it)
   std::uint32_t seek_calibration_samples = 96;  ///< seek samples published in the parameter page
+  /// The drive's host interface, buffer cache and selected overheads (device.interface.*,
+  /// device.cache.*, device.overheads.*; tlm_bus/drive_features.h). All off in every preset.
+  DriveFeatures features;
 
   Time rotation_period() const;           ///< 60 s / rpm, rounded to 1 ps
   Time seek_time(std::uint32_t d) const;  ///< seek profile, settle not included

@@ -32,17 +32,27 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
       "COUNT", disk_regs::channel::kCount, 4, [this, u64] { return u64(count_); },
       [this](std::uint64_t v, tlm::tlm_generic_payload&) {
         count_ = static_cast<std::uint32_t>(v);
-        if (buffer_.bytes.size() < std::uint64_t{count_} * kBlockBytes) {
-          buffer_.bytes.resize(std::uint64_t{count_} * kBlockBytes);
-          buffer_socket->invalidate_direct_mem_ptr(0, ~std::uint64_t{0});  // the buffer moved
-        }
+        size_buffer();
       });
+  regs_.add(
+      "BUFFER_OFFSET", disk_regs::channel::kBufferOffset, 8, [this] { return buffer_offset_; },
+      [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+        buffer_offset_ = v;
+        size_buffer();
+      });
+  regs_.add(
+      "MARK", disk_regs::channel::kMark, 4, [this, u64] { return u64(mark_); },
+      [this](std::uint64_t v, tlm::tlm_generic_payload&) { mark_ = static_cast<std::uint32_t>(v); });
+  regs_.add("BLOCKS_DONE", disk_regs::channel::kBlocksDone, 4,
+            [this, u64] { return u64(blocks_passed(sim_now() + to_time(regs_.access_delay()))); });
   regs_.add("COMMAND", disk_regs::channel::kCommand, 4, nullptr,
             [this](std::uint64_t v, tlm::tlm_generic_payload& trans) {
               // The firmware attaches the command being served: shown in waveforms as command_id.
               if (const auto* ext = trans.get_extension<CommandExtension>()) command_id_ = ext->command.id;
               if (v == disk_regs::channel::kCmdRead || v == disk_regs::channel::kCmdWrite)
                 start(v == disk_regs::channel::kCmdWrite, regs_.access_delay());
+              else if (v == disk_regs::channel::kCmdStop)
+                stop(regs_.access_delay());
             });
   regs_.add("STATUS", disk_regs::channel::kStatus, 4, [this] { return status(); });
   // IRQ_ACK: a write acknowledges; a read returns STATUS and acknowledges (read to clear), so
@@ -74,35 +84,17 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
 
 ReadChannel::Plan ReadChannel::plan(std::uint64_t lbn, std::uint64_t blocks, Time start, bool write) const {
   Plan p;
-  Time t = start;
-  std::uint64_t next = lbn;
-  std::uint64_t remaining = blocks;
-  PhysicalAddress prev{};
   bool first = true;
-  const Time origin = spindle_.phase_origin();
-  while (remaining > 0) {
-    const PhysicalAddress a = geometry_.locate(next);
-    if (!first) {  // cross into the next track: head switch or one-cylinder seek
-      const std::uint32_t dc = a.cylinder - prev.cylinder;
-      t += positioning_seek(
-          dc, a.head != prev.head, [this](std::uint32_t x) { return params_.seek_time(x); }, params_.settle(),
-          params_.head_switch(), write ? params_.write_settle() : Time{0});
-    }
-    t += rotational_wait(t, origin, period_, a.slot, a.sectors_per_track);
-    if (first) p.transfer_start = t;
-    // The blocks on consecutive sectors of this track (up to a spare, a slip or the track's end).
-    const std::uint64_t k = geometry_.run_blocks(next, remaining);
-    // End exactly on the leading edge of slot (slot + k), so that back-to-back accesses agree
-    // with rotational_wait().
-    t += sectors_time(period_, a.slot + k, a.sectors_per_track) - sectors_time(period_, a.slot, a.sectors_per_track);
-    remaining -= k;
-    next += k;
-    prev = a;
-    first = false;
-  }
-  p.transfer_end = t;
-  p.end_cylinder = prev.cylinder;
-  p.end_head = prev.head;
+  p.transfer_end = media_pass(
+      geometry_, lbn, blocks, start, spindle_.phase_origin(), period_,
+      [this](std::uint32_t x) { return params_.seek_time(x); }, params_.settle(), params_.head_switch(),
+      write ? params_.write_settle() : Time{0},
+      [&](const PhysicalAddress& a, std::uint64_t, std::uint64_t, Time run_start) {
+        if (first) p.transfer_start = run_start;
+        first = false;
+        p.end_cylinder = a.cylinder;
+        p.end_head = a.head;
+      });
   return p;
 }
 
@@ -148,7 +140,10 @@ void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
   }
   error_ = false;
   op_write_ = is_write;
+  begin_ = begin;
   plan_ = plan(lbn_, count_, begin, is_write);
+  mark_copied_ = is_write || mark_ == 0 || mark_ >= count_;
+  if (!mark_copied_) mark_end_ = plan(lbn_, mark_, begin, false).transfer_end;
   transferring_ = true;
   current_lbn_ = lbn_;
   // Tickless: the interrupt is due at the transfer's end and the data moves when the channel is
@@ -159,12 +154,63 @@ void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
   if (transferring_.live()) done_event_.notify(due);
 }
 
+void ReadChannel::size_buffer() {
+  const std::uint64_t bytes = (buffer_offset_ + count_) * kBlockBytes;
+  if (buffer_.bytes.size() < bytes) {
+    buffer_.bytes.resize(bytes);
+    buffer_socket->invalidate_direct_mem_ptr(0, ~std::uint64_t{0});  // the buffer moved
+  }
+}
+
+std::uint32_t ReadChannel::blocks_passed(Time at) const {
+  if (!transferring_) return count_;
+  if (at >= plan_.transfer_end) return count_;
+  // Track by track (media_pass): on a run of k blocks from slot a starting at run_start, block j
+  // has passed when floor((a + j + 1) T / spt) <= X = at - run_start + floor(a T / spt), i.e. for
+  // slots s = a + j + 1 <= floor(((X + 1) spt - 1) / T): one division per track, not per block.
+  std::uint64_t passed = 0;
+  media_pass(
+      geometry_, lbn_, count_, begin_, spindle_.phase_origin(), period_,
+      [this](std::uint32_t x) { return params_.seek_time(x); }, params_.settle(), params_.head_switch(),
+      op_write_ ? params_.write_settle() : Time{0},
+      [&](const PhysicalAddress& a, std::uint64_t index, std::uint64_t k, Time run_start) {
+        const __int128 x = (at - run_start + sectors_time(period_, a.slot, a.sectors_per_track)).count();
+        if (x < 0) return;
+        const __int128 last_slot = ((x + 1) * a.sectors_per_track - 1) / period_.count();
+        const __int128 done = last_slot - a.slot;
+        if (done > 0) passed = index + static_cast<std::uint64_t>(std::min<__int128>(done, k));
+      });
+  return static_cast<std::uint32_t>(passed);
+}
+
+void ReadChannel::stop(const sc_core::sc_time& delay) {
+  const Time at = sim_now() + to_time(delay);
+  catch_up(at);
+  if (!transferring_ || op_write_) return;
+  // The block under the head completes: the transfer ends at the first block boundary >= at.
+  std::uint32_t k = blocks_passed(at);
+  if (k < count_ && (k == 0 || plan(lbn_, k, begin_, false).transfer_end < at)) ++k;
+  if (k >= count_) return;
+  count_ = k;
+  plan_ = plan(lbn_, count_, begin_, false);
+  actuator_.follow_transfer(plan_.transfer_end, plan_.end_cylinder, plan_.end_head);
+  const sc_core::sc_time due = to_sc(plan_.transfer_end - sim_now());
+  transfer_done_irq.raise(due);  // earlier than the pending one: it replaces it
+  if (transferring_.live()) done_event_.notify(due);
+}
+
 void ReadChannel::catch_up(Time at) {
-  if (!transferring_ || at < plan_.transfer_end) return;
+  if (!transferring_) return;
+  std::uint8_t* data = buffer_.bytes.data() + buffer_offset_ * kBlockBytes;
+  if (!mark_copied_ && at >= mark_end_) {  // the marked blocks are in the buffer early
+    store_.read(lbn_, mark_, data);
+    mark_copied_ = true;
+  }
+  if (at < plan_.transfer_end) return;
   if (op_write_)
-    store_.write(lbn_, count_, buffer_.bytes.data());
+    store_.write(lbn_, count_, data);
   else
-    store_.read(lbn_, count_, buffer_.bytes.data());
+    store_.read(lbn_, count_, data);
   transferring_ = false;
   done_pending_ = true;
 }

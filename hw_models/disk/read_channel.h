@@ -27,7 +27,8 @@ namespace drivevp {
 /// head switch and 0.108 ms after a cylinder switch). Data moves through a sector buffer
 /// that the firmware reaches by DMA; the media contents live in a BackingStore (compact, payload
 /// or discard mode: the bytes move over the bus the same way in every mode).
-/// Does not model: a read-ahead or write-back cache, ECC retries, defect remapping, sparing,
+/// The buffer cache, read-ahead and write-back are the firmware's (docs/models/cache.md); the channel
+/// gives it BUFFER_OFFSET, MARK, BLOCKS_DONE and STOP (below). Does not model: ECC retries, defect remapping, sparing,
 /// zero-latency (out-of-order) reads.
 ///
 /// Registers (docs/registers.md "Read channel"): LBN 0x00 RW64, COUNT 0x08 RW32, COMMAND 0x0C
@@ -36,6 +37,13 @@ namespace drivevp {
 /// RO64, SECTOR_UNDER_HEAD 0x28 RO32 (angular slot under the head on the current track, at the access's time). The
 /// buffer window (second socket, DMI-capable) holds COUNT blocks from offset 0. A COMMAND write that carries a
 /// CommandExtension records the command's id for waveforms (drive.channel.command_id).
+/// Buffer-cache support (docs/models/cache.md; all zero by default, which is the behaviour above):
+/// BUFFER_OFFSET 0x30 RW64 (blocks: the transfer's data is at that block of the sector buffer,
+/// which grows to BUFFER_OFFSET + COUNT blocks), MARK 0x38 RW32 (a read's first MARK blocks are in
+/// the buffer once they have passed under the head, before the whole transfer ends; 0: none),
+/// BLOCKS_DONE 0x3C RO32 (blocks the current or last transfer has passed, at the access's time),
+/// COMMAND 3 = stop (a read in progress ends at the first block boundary at or after the
+/// command's time: the block under the head completes; the transfer-done interrupt moves there).
 class ReadChannel : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ReadChannel> socket;         ///< registers
@@ -81,8 +89,18 @@ class ReadChannel : public sc_core::sc_module {
   Time period_;
   BackingStore store_;
   SectorBuffer buffer_;  ///< the sector buffer's bytes and bus paths (hw_models/sector_buffer.h)
+  /// Blocks of the current transfer that have passed under the head by `at`.
+  std::uint32_t blocks_passed(Time at) const;
+  void stop(const sc_core::sc_time& delay);
+  /// Grows the sector buffer to BUFFER_OFFSET + COUNT blocks (revoking DMI when it moves).
+  void size_buffer();
   std::uint64_t lbn_ = 0;
   std::uint32_t count_ = 0;
+  std::uint64_t buffer_offset_ = 0;  ///< blocks
+  std::uint32_t mark_ = 0;
+  bool mark_copied_ = false;
+  Time mark_end_{0};
+  Time begin_{0};  ///< when the current transfer was commanded
   bool op_write_ = false;
   Traced<bool> transferring_{false};
   Traced<std::uint64_t> current_lbn_{0};

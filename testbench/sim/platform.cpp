@@ -35,7 +35,9 @@ std::unique_ptr<MemsDevice> make_mems(const Scenario& sc, Tracer* tracer) {
                                   : nullptr;
 }
 MediaDriverFactory media_driver(const std::unique_ptr<DiskDrive>& disk, const std::unique_ptr<MemsDevice>& mems) {
-  if (disk) return DiskMediaDriver::factory(disk->actuator.seek_done_irq, disk->channel.transfer_done_irq);
+  if (disk)
+    return DiskMediaDriver::factory(disk->actuator.seek_done_irq, disk->channel.transfer_done_irq,
+                                    disk->params().features);
   return MemsMediaDriver::factory(mems->done_irq);
 }
 

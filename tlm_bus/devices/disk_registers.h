@@ -47,8 +47,12 @@ inline constexpr std::uint64_t kIrqAck = 0x14;           ///< 4 bytes: read retu
 inline constexpr std::uint64_t kTransferStartPs = 0x18;  ///< 8 bytes, RO
 inline constexpr std::uint64_t kTransferEndPs = 0x20;    ///< 8 bytes, RO
 inline constexpr std::uint64_t kSectorUnderHead = 0x28;  ///< 4 bytes, RO
+inline constexpr std::uint64_t kBufferOffset = 0x30;     ///< 8 bytes, RW: sector-buffer block the transfer uses first
+inline constexpr std::uint64_t kMark = 0x38;             ///< 4 bytes, RW: blocks whose data is in the buffer early
+inline constexpr std::uint64_t kBlocksDone = 0x3C;       ///< 4 bytes, RO: blocks the last transfer has passed
 inline constexpr std::uint32_t kCmdRead = 1;
 inline constexpr std::uint32_t kCmdWrite = 2;
+inline constexpr std::uint32_t kCmdStop = 3;  ///< a read ends at the first block boundary at or after now
 }  // namespace channel
 
 /// STATUS bits of the actuator and the read channel.

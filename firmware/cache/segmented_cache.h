@@ -1,0 +1,91 @@
+// The drive firmware's segmented buffer cache: which blocks each segment of the buffer memory
+// holds, hit detection, read-ahead sizing, LRU replacement and the separate write segment
+// (DiskSim 4.0's disk cache; docs/models/cache.md). Plain C++, no SystemC: the disk media driver
+// (firmware/controller/disk_driver.h) owns one and moves the data.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tlm_bus/drive_features.h"
+
+namespace drivevp {
+
+/// Bookkeeping of CacheParams::segments read segments (plus one write segment when
+/// CacheParams::separate_write_segment), each CacheParams::segment_blocks blocks of the sector
+/// buffer: segment i starts at buffer block i * segment_blocks, the write segment after the read
+/// segments, and a region for requests larger than a segment (which bypass the cache) after that.
+/// A segment holds the contiguous blocks [start, start + valid), all equal to the media's.
+class SegmentedCache {
+ public:
+  /// Throws std::invalid_argument when segments is outside [1, 64] or segment_blocks outside
+  /// [1, 65536].
+  explicit SegmentedCache(const CacheParams& params);
+
+  /// Where a read's blocks are: `segment` holds the first `hit_blocks` of them (a full hit when
+  /// that is all of them, a partial hit when fewer), or segment -1 and 0 blocks (a miss).
+  struct Lookup {
+    int segment = -1;
+    std::uint32_t hit_blocks = 0;
+  };
+  /// The segment holding block `lbn` (the one holding most of the read when several do). A
+  /// segment whose valid blocks end before the read's end is a partial hit.
+  Lookup lookup(std::uint64_t lbn, std::uint32_t blocks) const;
+  bool full_hit(std::uint64_t lbn, std::uint32_t blocks) const { return lookup(lbn, blocks).hit_blocks == blocks; }
+
+  /// How a read is served: `hit_blocks` from the buffer at `buffer_block`, then, when
+  /// media_blocks > 0, a media read of media_blocks blocks from media_lbn into the buffer at
+  /// `buffer_block + hit_blocks`, of which the first requested_media_blocks belong to the read and
+  /// the rest is read-ahead. `segment` -1: the read bypasses the cache (larger than a segment).
+  struct ReadPlan {
+    int segment = -1;
+    std::uint32_t hit_blocks = 0;
+    std::uint64_t buffer_block = 0;
+    std::uint64_t media_lbn = 0;
+    std::uint32_t media_blocks = 0;
+    std::uint32_t requested_media_blocks = 0;
+  };
+  /// Plans a read of `blocks` blocks at `lbn` on a drive of `capacity` blocks and takes its segment
+  /// (most recently used from now on; a miss empties the least recently used read segment and
+  /// starts it at lbn; a partial hit whose remainder and read-ahead do not fit in its segment's
+  /// room is served as a miss). Read-ahead per CacheParams (max_read_ahead,
+  /// read_ahead_over_requested), bounded by the segment's end and the capacity.
+  ReadPlan plan_read(std::uint64_t lbn, std::uint32_t blocks, std::uint64_t capacity);
+  /// The media read of `plan` has put its first `blocks` blocks in the buffer.
+  void filled(const ReadPlan& plan, std::uint32_t blocks);
+
+  /// How a write is held: its data at `buffer_block`; `segment` -1 when it bypasses the cache.
+  struct WritePlan {
+    int segment = -1;
+    std::uint64_t buffer_block = 0;
+  };
+  /// Takes a segment for a write of `blocks` at `lbn` (the write segment, or the least recently
+  /// used read segment) after dropping every segment overlapping the written blocks, so that no
+  /// segment holds data older than the media. The segment holds the written data afterwards
+  /// (read hits on write data).
+  WritePlan plan_write(std::uint64_t lbn, std::uint32_t blocks);
+  /// A write of `blocks` at `lbn` appends to the segment of the previous plan_write (which must
+  /// end at lbn, with room for them): drops other segments overlapping it, extends that one.
+  void extend_write(std::uint64_t lbn, std::uint32_t blocks);
+
+  /// Buffer blocks the cache uses (the sector buffer grows to this).
+  std::uint64_t buffer_blocks() const;
+  const CacheParams& params() const { return params_; }
+
+ private:
+  struct Segment {
+    std::uint64_t start = 0;
+    std::uint32_t valid = 0;
+    std::uint64_t last_use = 0;
+  };
+  int least_recently_used() const;
+  void touch(int segment);
+  /// Empties every segment but `keep` that holds any of [lbn, lbn + blocks).
+  void drop_overlapping(std::uint64_t lbn, std::uint32_t blocks, int keep);
+  CacheParams params_;
+  std::vector<Segment> segments_;  ///< read segments, then the write segment when separate
+  std::uint64_t clock_ = 0;
+  int last_write_ = -1;  ///< the segment of the last plan_write
+};
+
+}  // namespace drivevp

@@ -1,0 +1,357 @@
+// The drive firmware's timing features through the whole platform (docs/models/cache.md): host
+// interface pacing, cache hits, read-ahead (finished, stopped by an arriving request, with a
+// minimum), write-back with its later flush, and the 8 selected command overheads. Every expected
+// time is derived here from the HP 97560's published parameters (../shared/reference/
+// parameters.md), the scenario's feature keys and the bus accesses each step makes (10 ns each,
+// RouterParams), not from the model under test.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "sim_test_util.h"
+
+namespace drivevp {
+namespace {
+
+using namespace simtest;
+
+constexpr std::int64_t kSectors = 72;
+/// 60 s / 4002 rpm, rounded to the nearest picosecond.
+constexpr std::int64_t kPeriodPs = (60'000'000'000'000LL + 2001) / 4002;
+constexpr std::int64_t kOverheadPs = 2'200'000'000;  // device.command_overhead_ms of the preset
+constexpr std::int64_t kBus = 10'000;                // one bus access, ps
+constexpr std::int64_t kMs = 1'000'000'000;
+
+/// Cylinder 700, head 7, sector 0: LBN (700 * 19 + 7) * 72. Skew offset 700 * (18 * 8 + 18) +
+/// 7 * 8 = 113456, so its slot is 113456 mod 72 = 56. Seek from cylinder 0: 8.00 + 0.008 * 700 =
+/// 13.6 ms (the head switch to head 7, 1.6 ms, overlaps it). The track holds 72 blocks from here.
+constexpr std::uint64_t kLbn = (700 * 19 + 7) * 72;
+constexpr std::int64_t kSlot = 56;
+constexpr std::int64_t kSeek700 = 13'600'000'000;
+
+/// Start of angular slot s (s may pass 72: the next revolution's slots), floor(s * T / 72).
+std::int64_t slot_start(std::int64_t s) { return s * kPeriodPs / kSectors; }
+/// First time >= t at which slot `slot` starts under the head (spindle at phase 0 at time 0).
+std::int64_t next_slot(std::int64_t t, std::int64_t slot) {
+  const std::int64_t w = ((slot_start(slot) - t % kPeriodPs) % kPeriodPs + kPeriodPs) % kPeriodPs;
+  return t + w;
+}
+/// When block j of a pass whose first sector (slot kSlot) is under the head at ts has passed.
+std::int64_t block_end(std::int64_t ts, std::int64_t j) { return ts + slot_start(kSlot + j + 1) - slot_start(kSlot); }
+
+/// A one-request-at-a-time read miss to kLbn from cylinder 0 on an idle drive, dispatched at
+/// `dispatch` with overhead `overhead`: the feature path writes BUFFER_OFFSET/MARK (1 access) and
+/// the seek burst (1); after the seek the IRQ_ACK burst and the transfer burst (2).
+struct Miss {
+  std::int64_t seek_start, seek_end, transfer_start;
+};
+Miss miss_to_klbn(std::int64_t dispatch, std::int64_t overhead) {
+  Miss m{};
+  m.seek_start = dispatch + overhead + 2 * kBus;
+  m.seek_end = m.seek_start + kSeek700;
+  m.transfer_start = next_slot(m.seek_end + 2 * kBus, kSlot);
+  return m;
+}
+
+std::string line_ms(std::int64_t ps, std::uint64_t lbn, std::uint32_t blocks, bool read) {
+  REQUIRE(ps % 1'000 == 0);  // the trace has nanosecond resolution
+  return fmt::format("{}.{:09} 0 {} {} {}\n", ps / kMs, ps % kMs, lbn, blocks, read ? 1 : 0);
+}
+
+/// The timer's completion of a media read: BLOCKS_DONE (1), IRQ_ACK when the media read has ended
+/// (1), the DMA to the host (DMI latency + one transaction: 2), the completion overhead, the
+/// completion entry (1).
+std::int64_t read_completion(std::int64_t data_end, bool media_ended, std::int64_t completion_overhead = 0) {
+  return data_end + kBus + (media_ended ? kBus : 0) + 2 * kBus + completion_overhead + kBus;
+}
+
+RunResult run(const TempDir& dir, const std::string& trace, std::vector<std::string> keys) {
+  write_text(dir / "t.trace", trace);
+  return run_platform(dir, trace_scenario(dir / "t.trace", "fcfs"), std::move(keys));
+}
+
+// ---- Host interface ---------------------------------------------------------------------------
+
+TEST_CASE("cache: an interface slower than the media paces a read from its first sector", "[sim][cache][interface]") {
+  // 5 blocks, 0.5 ms a sector across the interface (the media passes one in 0.208 ms): the data
+  // phase starts once block 0 is in the buffer plus the first reselect, then 5 x 0.5 ms.
+  TempDir dir("if-slow");
+  const RunResult r = run(dir, line_ms(0, kLbn, 5, true),
+                          {"device.interface.read_sector_ms=0.5", "device.interface.first_reselect_ms=0.05",
+                           "device.interface.read_completion_ms=0.081"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 1);
+  const std::int64_t dispatch = 2 * kBus;
+  const Miss m = miss_to_klbn(dispatch, kOverheadPs);
+  const std::int64_t data_end = block_end(m.transfer_start, 0) + 50'000'000 + 5 * std::int64_t{500'000'000};
+  CHECK(data_end > block_end(m.transfer_start, 4) + 500'000'000);  // paced by the interface
+  CHECK(csv.ps(0, "dispatch_ms") == dispatch);
+  CHECK(csv.ps(0, "seek_start_ms") == m.seek_start);
+  CHECK(csv.ps(0, "seek_end_ms") == m.seek_end);
+  CHECK(csv.ps(0, "transfer_start_ms") == m.transfer_start);
+  CHECK(csv.ps(0, "transfer_end_ms") == block_end(m.transfer_start, 4));
+  CHECK(csv.ps(0, "completion_ms") == read_completion(data_end, true, 81'000'000));
+}
+
+TEST_CASE("cache: an interface faster than the media is paced by the media (held bus)", "[sim][cache][interface]") {
+  // 0.1 ms a sector: each block crosses as soon as it is in the buffer; the last one ends the
+  // data phase 0.1 ms after it has passed under the head. The drive holds the bus meanwhile.
+  TempDir dir("if-fast-hold");
+  const RunResult r = run(dir, line_ms(0, kLbn, 5, true),
+                          {"device.interface.read_sector_ms=0.1", "device.interface.hold_bus_read=true",
+                           "device.interface.other_reselect_ms=0.02"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  CHECK(csv.ps(0, "transfer_start_ms") == m.transfer_start);
+  CHECK(csv.ps(0, "completion_ms") == read_completion(block_end(m.transfer_start, 4) + 100'000'000, true));
+}
+
+TEST_CASE("cache: without holding the bus a media-paced read pays a reselect per sector", "[sim][cache][interface]") {
+  // As above, but the drive disconnects whenever the next sector is not yet in the buffer and
+  // pays the other reselect overhead (0.02 ms) before each of blocks 1..4 crosses.
+  TempDir dir("if-fast-disconnect");
+  const RunResult r = run(dir, line_ms(0, kLbn, 5, true),
+                          {"device.interface.read_sector_ms=0.1", "device.interface.other_reselect_ms=0.02"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  CHECK(csv.ps(0, "completion_ms") == read_completion(block_end(m.transfer_start, 4) + 20'000'000 + 100'000'000, true));
+}
+
+// ---- Cache hits and read-ahead ------------------------------------------------------------------
+
+TEST_CASE("cache: a full read hit is served from the buffer at the interface's rate", "[sim][cache][hit]") {
+  // A miss reads the 5 blocks into the one segment (no read-ahead); the same read 100 ms later
+  // is a full hit: overhead, 5 x 0.1 ms across the interface, DMA (2), completion entry (1).
+  TempDir dir("hit");
+  const std::int64_t arrival = 100 * kMs;
+  const RunResult r = run(dir, line_ms(0, kLbn, 5, true) + line_ms(arrival, kLbn, 5, true),
+                          {"device.cache.enabled=true", "device.cache.segments=1", "device.cache.segment_blocks=256",
+                           "device.interface.read_sector_ms=0.1"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  CHECK(csv.ps(0, "completion_ms") == read_completion(block_end(m.transfer_start, 4) + 100'000'000, true));
+  const std::int64_t command = arrival + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(1, "dispatch_ms") == arrival + 2 * kBus);
+  CHECK(csv.ps(1, "seek_start_ms") == command);  // no media: the log's times are the command's
+  CHECK(csv.ps(1, "transfer_end_ms") == command);
+  CHECK(csv.u64(1, "seek_distance") == 0);
+  CHECK(csv.ps(1, "completion_ms") == command + 5 * 100'000'000 + 2 * kBus + kBus);
+  CHECK(csv.at(1, "data_ok") == "1");
+}
+
+/// The cache of the read-ahead tests: one 256-block segment, 64 blocks read ahead past the
+/// request, no interface time.
+std::vector<std::string> read_ahead_keys(std::vector<std::string> more = {}) {
+  std::vector<std::string> k = {"device.cache.enabled=true", "device.cache.segments=1",
+                                "device.cache.segment_blocks=256", "device.cache.max_read_ahead=64",
+                                "device.cache.read_ahead_over_requested=true"};
+  k.insert(k.end(), more.begin(), more.end());
+  return k;
+}
+
+TEST_CASE("cache: a sequential read after a finished read-ahead is a hit", "[sim][cache][read-ahead]") {
+  // 8 blocks at sector 0 of the track: the media read goes on to block 72 (8 + 64 read ahead,
+  // exactly the track) after the command completes at block 7's end (BLOCKS_DONE (1), DMA (2),
+  // entry (1); the read-ahead goes on, so no IRQ_ACK). The next 8 blocks, 100 ms later, are in
+  // the buffer: a full hit, no media.
+  TempDir dir("ra-finished");
+  const std::int64_t arrival = 100 * kMs;
+  const RunResult r = run(dir, line_ms(0, kLbn, 8, true) + line_ms(arrival, kLbn + 8, 8, true), read_ahead_keys());
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  CHECK(csv.ps(0, "transfer_end_ms") == block_end(m.transfer_start, 7));
+  CHECK(csv.ps(0, "completion_ms") == read_completion(block_end(m.transfer_start, 7), false));
+  CHECK(block_end(m.transfer_start, 71) < arrival);  // the read-ahead had time to finish
+  const std::int64_t command = arrival + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(1, "seek_start_ms") == command);
+  CHECK(csv.ps(1, "completion_ms") == command + 2 * kBus + kBus);
+}
+
+/// Blocks a read-ahead pass started at ts has when a STOP takes effect at `at`: the block under
+/// the head completes (the first block boundary at or after `at`).
+std::int64_t blocks_at_stop(std::int64_t ts, std::int64_t at) {
+  std::int64_t k = 1;
+  while (block_end(ts, k - 1) < at) ++k;
+  return k;
+}
+
+TEST_CASE("cache: an arriving request stops the read-ahead at the block under the head", "[sim][cache][read-ahead]") {
+  // The second read (blocks 8..15) arrives 5 ms after the first one's media read began: its
+  // blocks are already in, the read-ahead is not finished. Doorbell and submission fetch (2),
+  // then the firmware writes the channel's STOP (1): it takes effect 30 ns after the arrival, the
+  // pass ends at the next block boundary; its interrupt handler reads the transfer burst and
+  // BLOCKS_DONE (2) and the controller dispatches the waiting read: a full hit.
+  TempDir dir("ra-stopped");
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  const std::int64_t arrival = (m.transfer_start / 1'000 + 1) * 1'000 + 5 * kMs;
+  const RunResult r = run(dir, line_ms(0, kLbn, 8, true) + line_ms(arrival, kLbn + 8, 8, true), read_ahead_keys());
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const std::int64_t k = blocks_at_stop(m.transfer_start, arrival + 3 * kBus);
+  REQUIRE(k >= 16);
+  REQUIRE(k < 72);
+  const std::int64_t stopped = block_end(m.transfer_start, k - 1);
+  CHECK(csv.ps(1, "dispatch_ms") == stopped + 2 * kBus);
+  const std::int64_t command = stopped + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(1, "seek_start_ms") == command);  // a hit
+  CHECK(csv.ps(1, "completion_ms") == command + 3 * kBus);
+}
+
+TEST_CASE("cache: the minimum read-ahead is read before an arriving request stops it", "[sim][cache][read-ahead]") {
+  // As above with device.cache.min_read_ahead = 40: the read-ahead stops no earlier than block
+  // 8 + 40 - 1 = 47 has passed (a firmware timer then writes STOP, 10 ns later, inside block 48).
+  TempDir dir("ra-minimum");
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  const std::int64_t arrival = (m.transfer_start / 1'000 + 1) * 1'000 + 5 * kMs;
+  const RunResult r = run(dir, line_ms(0, kLbn, 8, true) + line_ms(arrival, kLbn + 8, 8, true),
+                          read_ahead_keys({"device.cache.min_read_ahead=40"}));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  REQUIRE(block_end(m.transfer_start, 47) > arrival + 3 * kBus);
+  const std::int64_t k = blocks_at_stop(m.transfer_start, block_end(m.transfer_start, 47) + kBus);
+  CHECK(k == 49);
+  CHECK(csv.ps(1, "dispatch_ms") == block_end(m.transfer_start, k - 1) + 2 * kBus);
+}
+
+TEST_CASE("cache: a read beyond a stopped read-ahead is a partial hit, the rest from the media",
+          "[sim][cache][read-ahead]") {
+  // The second read (blocks 8..39) arrives 1 ms into the first one's media read: the read-ahead
+  // stops with k blocks (k < 40) in; blocks 8..k-1 come from the buffer, k..39 from the media:
+  // the arm is already there (no seek), the channel waits for block k's slot a revolution
+  // later, then reads blocks k..39 and 64 more ahead. Without interface time the data phase ends
+  // when block 39 has passed.
+  TempDir dir("ra-partial");
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  const std::int64_t arrival = (m.transfer_start / 1'000 + 1) * 1'000 + 2 * kMs;
+  const RunResult r = run(dir, line_ms(0, kLbn, 8, true) + line_ms(arrival, kLbn + 8, 32, true), read_ahead_keys());
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const std::int64_t k = blocks_at_stop(m.transfer_start, arrival + 3 * kBus);
+  REQUIRE(k > 8);
+  REQUIRE(k < 40);
+  const std::int64_t dispatch = block_end(m.transfer_start, k - 1) + 2 * kBus;
+  CHECK(csv.ps(1, "dispatch_ms") == dispatch);
+  const std::int64_t seek_start = dispatch + kOverheadPs + 2 * kBus;
+  CHECK(csv.ps(1, "seek_start_ms") == seek_start);
+  CHECK(csv.ps(1, "seek_end_ms") == seek_start);  // same track
+  const std::int64_t ts = next_slot(seek_start + 2 * kBus, kSlot + k);
+  CHECK(csv.ps(1, "transfer_start_ms") == ts);
+  const std::int64_t last = ts + slot_start(kSlot + 40) - slot_start(kSlot + k);  // block 39 has passed
+  CHECK(csv.ps(1, "transfer_end_ms") == last);
+  CHECK(csv.ps(1, "completion_ms") == read_completion(last, false));
+  CHECK(csv.at(1, "data_ok") == "1");
+}
+
+// ---- Write-back -----------------------------------------------------------------------------
+
+TEST_CASE("cache: a write-back write completes from the buffer and is flushed when the drive is idle",
+          "[sim][cache][write-back]") {
+  // Write 4 blocks at kLbn (fast write level 2, 0.1 ms a sector across the interface, write
+  // completion overhead 0.05 ms): BUFFER_OFFSET, COUNT, the data DMA (4 accesses) while the data
+  // crosses in 0.4 ms; completion 0.05 ms later (+ the entry). Then, idle, the firmware flushes:
+  // BUFFER_OFFSET, COUNT, seek burst (3), seek 13.6 ms, IRQ_ACK and transfer bursts (2), the
+  // write of the 4 blocks. A read of the same blocks arriving at 5 ms waits for the flush (the
+  // flush's interrupt handler reads the transfer burst (1) and dispatches) and is a hit on the
+  // write data.
+  TempDir dir("write-back");
+  const std::int64_t read_arrival = 5 * kMs;
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 4, false) + line_ms(read_arrival, kLbn, 4, true),
+          {"device.cache.enabled=true", "device.cache.separate_write_segment=true", "device.cache.fast_write_level=2",
+           "device.interface.write_sector_ms=0.1", "device.interface.write_completion_ms=0.05"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const std::int64_t command = 2 * kBus + kOverheadPs;
+  const std::int64_t completion = command + 4 * 100'000'000 + 50'000'000 + kBus;
+  CHECK(csv.ps(0, "seek_start_ms") == command);
+  CHECK(csv.ps(0, "completion_ms") == completion);
+  const std::int64_t flush_seek_start = completion + 3 * kBus;
+  const std::int64_t flush_start = next_slot(flush_seek_start + kSeek700 + 2 * kBus, kSlot);
+  const std::int64_t flush_end = block_end(flush_start, 3);
+  REQUIRE(flush_end > read_arrival);
+  CHECK(csv.ps(1, "dispatch_ms") == flush_end + kBus);
+  const std::int64_t read_command = flush_end + kBus + kOverheadPs;
+  CHECK(csv.ps(1, "seek_start_ms") == read_command);  // a hit on the write data
+  CHECK(csv.ps(1, "completion_ms") == read_command + 3 * kBus);
+  CHECK(csv.at(1, "data_ok") == "1");
+}
+
+// ---- Selected overheads ---------------------------------------------------------------------
+
+TEST_CASE("cache: the command overhead is selected by read/write, hit/miss and the previous command",
+          "[sim][cache][overheads]") {
+  // Two 64-block read segments and a write segment, full write-back, no read-ahead; each case a
+  // distinct overhead. Requests 300 ms apart (every flush has ended). A hit's log starts at its
+  // command (dispatch + overhead); a read miss seeks 2 accesses later; a write miss (100 blocks,
+  // larger than a segment: written through) 5 later (BUFFER_OFFSET, COUNT, data DMA, seek).
+  TempDir dir("overheads");
+  const std::uint64_t a = 1000, b = 500'000, b2 = 600'000, c = 900'000, d = 2'000'000;
+  struct Case {
+    std::uint64_t lbn;
+    std::uint32_t blocks;
+    bool read;
+    const char* key;
+    std::int64_t overhead_ps;
+    std::int64_t path;  ///< bus accesses between the overhead and the logged seek start
+  };
+  const Case cases[] = {
+      {a, 8, true, "read_miss_after_read_ms", 310'000'000, 2},
+      {a, 8, true, "read_hit_after_read_ms", 110'000'000, 0},
+      {b, 4, false, "write_hit_after_read_ms", 510'000'000, 0},
+      {b2, 4, false, "write_hit_after_write_ms", 610'000'000, 0},
+      {a, 8, true, "read_hit_after_write_ms", 210'000'000, 0},
+      {c, 100, false, "write_miss_after_read_ms", 710'000'000, 5},
+      {c, 100, false, "write_miss_after_write_ms", 810'000'000, 5},
+      {d, 8, true, "read_miss_after_write_ms", 410'000'000, 2},
+  };
+  std::string trace;
+  std::vector<std::string> keys = {"device.cache.enabled=true",       "device.cache.segments=2",
+                                   "device.cache.segment_blocks=64",  "device.cache.separate_write_segment=true",
+                                   "device.cache.fast_write_level=2", "device.overheads.enabled=true"};
+  for (std::size_t i = 0; i < std::size(cases); ++i) {
+    trace += line_ms(static_cast<std::int64_t>(i) * 300 * kMs, cases[i].lbn, cases[i].blocks, cases[i].read);
+    keys.push_back(fmt::format("device.overheads.{}={}", cases[i].key, to_ms(Time{cases[i].overhead_ps})));
+  }
+  const RunResult r = run(dir, trace, keys);
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == std::size(cases));
+  for (std::size_t i = 0; i < std::size(cases); ++i) {
+    INFO("case " << i << ": " << cases[i].key);
+    CHECK(csv.ps(i, "seek_start_ms") - csv.ps(i, "dispatch_ms") == cases[i].overhead_ps + cases[i].path * kBus);
+  }
+}
+
+TEST_CASE("cache: the HP 97560's published cache is an option of the preset", "[sim][cache][config]") {
+  const Scenario plain = load_scenario("", {});
+  CHECK_FALSE(plain.device.features.active());
+  const Scenario hp = load_scenario("", {"device.cache.hp97560_published=true"});
+  const CacheParams& c = hp.device.features.cache;
+  CHECK(c.enabled);
+  CHECK(c.segments == 1);
+  CHECK(c.segment_blocks == 256);  // 128 KB
+  CHECK(c.max_read_ahead == 128);  // 64 KB read fence
+  CHECK(c.read_ahead_over_requested);
+  const Scenario over = load_scenario("", {"device.cache.hp97560_published=true", "device.cache.max_read_ahead=16"});
+  CHECK(over.device.features.cache.max_read_ahead == 16);
+  CHECK_THROWS_WITH(load_scenario("", {"device.cache.fast_write_level=1"}),
+                    Catch::Matchers::ContainsSubstring("device.cache.fast_write_level"));
+  CHECK_THROWS_WITH(load_scenario("", {"device.cache.segments=0"}),
+                    Catch::Matchers::ContainsSubstring("device.cache.segments: expected an integer in [1, 64]"));
+}
+
+}  // namespace
+}  // namespace drivevp
