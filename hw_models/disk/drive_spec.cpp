@@ -572,6 +572,60 @@ DriveSpec load_drive_spec(const std::string& path) {
   return parse_drive_spec(s.str(), path);
 }
 
+namespace {
+
+/// A number of a section (an integer or a real), or `fallback` when the section lacks it.
+double section_number(const DriveSection& s, const std::string& key, double fallback = 0) {
+  if (!s.has(key)) return fallback;
+  const DriveValue& v = s.at(key);
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<double>(&v)) return *d;
+  return std::get<bool>(v) ? 1 : 0;
+}
+
+bool section_flag(const DriveSection& s, const std::string& key) { return section_number(s, key) != 0; }
+
+std::uint32_t section_count(const DriveSection& s, const std::string& key, std::uint32_t fallback) {
+  return static_cast<std::uint32_t>(section_number(s, key, fallback));
+}
+
+}  // namespace
+
+DriveFeatures DriveSpec::features() const {
+  DriveFeatures f;
+  const double scale = section_number(overheads, "time_scale", 1);
+  InterfaceParams& i = f.interface;
+  i.read_sector_ms = std::max(section_number(interface, "bus.read_block_transfer_ms"),
+                              section_number(interface, "bulk_sector_transfer_ms"));
+  i.write_sector_ms = std::max(section_number(interface, "bus.write_block_transfer_ms"),
+                               section_number(interface, "bulk_sector_transfer_ms"));
+  i.hold_bus_read = section_flag(interface, "hold_bus_entire_read");
+  i.first_reselect_ms = scale * section_number(overheads, "first_reselect_ms");
+  i.other_reselect_ms = scale * section_number(overheads, "other_reselect_ms");
+  i.read_completion_ms = scale * section_number(overheads, "read_completion_ms");
+  i.write_completion_ms = scale * section_number(overheads, "write_completion_ms");
+  CacheParams& c = f.cache;
+  c.enabled = section_flag(cache, "enable_caching");
+  c.segments = section_count(cache, "segments", c.segments);
+  c.segment_blocks = section_count(cache, "segment_blocks", c.segment_blocks);
+  c.separate_write_segment = section_flag(cache, "separate_write_segment");
+  c.min_read_ahead = section_count(cache, "min_read_ahead_blocks", 0);
+  c.max_read_ahead = section_count(cache, "max_read_ahead_blocks", 0);
+  c.read_ahead_over_requested = section_flag(cache, "read_ahead_over_requested");
+  c.fast_write_level = c.enabled ? section_count(cache, "fast_write_level", 0) : 0;
+  OverheadParams& o = f.overheads;
+  o.enabled = true;
+  o.read_hit_after_read_ms = scale * section_number(overheads, "read_hit_after_read_ms");
+  o.read_hit_after_write_ms = scale * section_number(overheads, "read_hit_after_write_ms");
+  o.read_miss_after_read_ms = scale * section_number(overheads, "read_miss_after_read_ms");
+  o.read_miss_after_write_ms = scale * section_number(overheads, "read_miss_after_write_ms");
+  o.write_hit_after_read_ms = scale * section_number(overheads, "write_hit_after_read_ms");
+  o.write_hit_after_write_ms = scale * section_number(overheads, "write_hit_after_write_ms");
+  o.write_miss_after_read_ms = scale * section_number(overheads, "write_miss_after_read_ms");
+  o.write_miss_after_write_ms = scale * section_number(overheads, "write_miss_after_write_ms");
+  return f;
+}
+
 DiskParams DriveSpec::disk_params() const {
   DiskParams p;
   p.preset = name;
@@ -610,6 +664,7 @@ DiskParams DriveSpec::disk_params() const {
   p.settle_ms = m.settle_ms;
   p.write_settle_ms = m.write_settle_ms;
   p.command_overhead_ms = 0;  // the [overheads] section's model applies them
+  p.features = features();
   p.seek_calibration_samples = ParameterPage::kMaxSeekSamples;
   if (m.seek == "table") {
     std::vector<std::uint32_t> d;

@@ -131,8 +131,17 @@ struct DriveSpec {
   /// skews (SkewOrigin::Zone), the drive's block count, its mechanics. The geometry's cylinder
   /// count is the larger of `cylinders` and the last zone's last cylinder + 1 (DiskSim does not
   /// check one against the other; hp_c2490a's last zone ends at cylinder 2629 of 2629).
-  /// Throws DriveSpecError if the layout is inconsistent.
+  /// Throws DriveSpecError if the layout is inconsistent. Its `features` are features().
   DiskParams disk_params() const;
+  /// The firmware timing features this description turns on (tlm_bus/drive_features.h,
+  /// docs/models/drives.md "What the model uses"): the host interface (sector time = the larger of
+  /// [interface.bus] read/write_block_transfer_ms and bulk_sector_transfer_ms; hold bus on reads;
+  /// first/other reselect and read/write completion overheads from [overheads]), the cache
+  /// (enable_caching != 0, segments, segment_blocks, separate_write_segment, min/max read-ahead,
+  /// read_ahead_over_requested != 0, fast_write_level) and the 8 selected overheads, every
+  /// overhead multiplied by [overheads] time_scale (DiskSim's "Time scale for overheads").
+  /// Keys of the sections not listed are kept in the description but not modelled.
+  DriveFeatures features() const;
 };
 
 /// Reads and validates a drive file. Throws DriveSpecError naming `path`, the line, the key, what

@@ -253,3 +253,43 @@ TEST_CASE("drives: seek forms of the real drives: hplplus10 and measured tables"
     CHECK(p.write_settle() == ms(-0.642));
   }
 }
+
+TEST_CASE("drives: a description's cache, overhead and interface sections become the firmware's features",
+          "[drives][cache]") {
+  SECTION("HP C2490: one 256-block segment, 128 blocks of read-ahead over the request, bus paced") {
+    const DriveFeatures f = load_drive_spec(kDrives + "hp_c2490a.toml").disk_params().features;
+    CHECK(f.cache.enabled);  // enable_caching = 2
+    CHECK(f.cache.segments == 1);
+    CHECK(f.cache.segment_blocks == 256);
+    CHECK_FALSE(f.cache.separate_write_segment);
+    CHECK(f.cache.min_read_ahead == 0);
+    CHECK(f.cache.max_read_ahead == 128);
+    CHECK(f.cache.read_ahead_over_requested);
+    CHECK(f.cache.fast_write_level == 0);
+    // The larger of the bus's 0.14841 ms per block and the disk's bulk sector time 0.
+    CHECK(f.interface.read_sector_ms == 0.14841);
+    CHECK(f.interface.write_sector_ms == 0.14841);
+    CHECK(f.interface.hold_bus_read);
+    CHECK(f.interface.read_completion_ms == 0.081);
+    CHECK(f.interface.write_completion_ms == 0);
+    CHECK(f.overheads.enabled);
+    CHECK(f.overheads.read_hit_after_read_ms == 1.419);
+    CHECK(f.overheads.read_miss_after_read_ms == 3.616);
+    CHECK(f.overheads.read_miss_after_write_ms == 2.275);
+    CHECK(f.overheads.write_hit_after_write_ms == 0.82391);
+    CHECK(f.overheads.write_miss_after_read_ms == 3.283);
+  }
+  SECTION("Atlas III: six 64-block segments, write-back, the disk's bulk sector time paces the bus") {
+    const DriveFeatures f = load_drive_spec(kDrives + "atlas_III.toml").disk_params().features;
+    CHECK(f.cache.enabled);
+    CHECK(f.cache.segments == 6);
+    CHECK(f.cache.segment_blocks == 64);
+    CHECK(f.cache.max_read_ahead == 64);
+    CHECK_FALSE(f.cache.read_ahead_over_requested);
+    CHECK(f.cache.fast_write_level == 2);
+    CHECK(f.interface.read_sector_ms == 0.106);  // bus 0, bulk sector transfer 0.106
+    CHECK_FALSE(f.interface.hold_bus_read);
+    CHECK(f.overheads.read_hit_after_read_ms == 0.374);
+    CHECK(f.overheads.write_hit_after_read_ms == 0.414);
+  }
+}
