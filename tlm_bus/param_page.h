@@ -312,14 +312,13 @@ Time positioning_seek(std::uint32_t distance, bool head_change, const SeekFn& se
 /// slip), crossing to the next run's track with positioning_seek() (a head switch or a cylinder
 /// move; `write_settle` added for a write, 0 for a read) and the rotational wait after it. Calls
 /// on_track(address of the run's first block, index of that block in the pass, blocks in the run,
-/// time its first sector is under the head) once per run and returns when the last block has passed (the leading edge of the slot after it, so
-/// that back-to-back passes agree with rotational_wait()). Block j of a track's run ends at
+/// time its first sector is under the head) once per run and returns when the last block has passed (the leading edge
+/// of the slot after it, so that back-to-back passes agree with rotational_wait()). Block j of a track's run ends at
 /// run_start + sectors_time(slot + j + 1) - sectors_time(slot). The contract the read channel's
 /// transfers and the firmware's host-interface timing share (docs/models/cache.md).
 template <class SeekFn, class OnTrack>
 Time media_pass(const DiskGeometry& geometry, std::uint64_t lbn, std::uint64_t blocks, Time start, Time phase_origin,
-                Time period, const SeekFn& seek, Time settle, Time head_switch, Time write_settle,
-                OnTrack&& on_track) {
+                Time period, const SeekFn& seek, Time settle, Time head_switch, Time write_settle, OnTrack&& on_track) {
   Time t = start;
   std::uint64_t next = lbn;
   std::uint64_t done = 0;
