@@ -1,13 +1,14 @@
 #include "hw_models/disk/disksim_import.h"
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -16,6 +17,50 @@ namespace drivevp::disksim {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Numbers as DiskSim writes them, parsed with std::from_chars over the whole text (no std::regex:
+// GCC 12 warns maybe-uninitialized inside <regex> under the sanitizers, and -Werror stops the build).
+
+/// True if `w` is digits only; its value in `v`.
+bool whole_unsigned(std::string_view w, long long& v) {
+  if (w.empty() || !std::isdigit(static_cast<unsigned char>(w.front()))) return false;
+  const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+  return ec == std::errc() && end == w.data() + w.size();
+}
+
+/// `w` without one leading sign; `negative` says whether it was '-'.
+std::string_view unsigned_part(std::string_view w, bool& negative) {
+  negative = !w.empty() && w.front() == '-';
+  if (!w.empty() && (w.front() == '-' || w.front() == '+')) w.remove_prefix(1);
+  return w;
+}
+
+/// True if `w` (an optional sign, then digits) is an integer; its value in `v`.
+bool whole_integer(std::string_view w, long long& v) {
+  bool negative = false;
+  if (!whole_unsigned(unsigned_part(w, negative), v)) return false;
+  if (negative) v = -v;
+  return true;
+}
+
+/// True if `w` is a decimal real (optional sign, digits with an optional point or a point and
+/// digits, optional exponent; no inf, nan or hex); its value in `v`.
+bool whole_real(std::string_view w, double& v) {
+  bool negative = false;
+  const std::string_view body = unsigned_part(w, negative);
+  if (body.empty() || !(std::isdigit(static_cast<unsigned char>(body.front())) || body.front() == '.')) return false;
+  const auto [end, ec] = std::from_chars(body.data(), body.data() + body.size(), v, std::chars_format::general);
+  if (ec != std::errc() || end != body.data() + body.size()) return false;
+  if (negative) v = -v;
+  return true;
+}
+
+/// `s` without leading and trailing blanks.
+std::string_view trim_blanks(std::string_view s) {
+  const std::size_t a = s.find_first_not_of(" \t");
+  if (a == std::string_view::npos) return {};
+  return s.substr(a, s.find_last_not_of(" \t") - a + 1);
+}
 
 std::string read_text(const std::string& path, const std::string& from) {
   std::ifstream in(path);
@@ -227,14 +272,14 @@ class Parser {
       v.block->params = params();
       return v;
     }
-    static const std::regex integer(R"([-+]?[0-9]+)");
-    static const std::regex real(R"([-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?)");
-    if (std::regex_match(w, integer)) {
+    long long as_integer = 0;
+    double as_real = 0;
+    if (whole_integer(w, as_integer)) {
       v.kind = Value::Kind::Integer;
-      v.integer = std::stoll(w);
-    } else if (std::regex_match(w, real)) {
+      v.integer = as_integer;
+    } else if (whole_real(w, as_real)) {
       v.kind = Value::Kind::Real;
-      v.real = std::stod(w);
+      v.real = as_real;
     } else {
       v.kind = Value::Kind::Word;
       v.word = w;
@@ -493,27 +538,31 @@ std::vector<std::pair<std::uint32_t, double>> read_seek_file(const std::string& 
   std::size_t expected = 0;
   bool header = false;
   std::vector<std::pair<std::uint32_t, double>> out;
-  static const std::regex head(R"(\s*Seek distances measured:\s*([0-9]+)\s*)");
-  static const std::regex pair(R"(\s*([0-9]+)\s*,\s*([-+]?[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?)\s*)");
+  constexpr std::string_view kHead = "Seek distances measured:";
   while (std::getline(in, line)) {
     ++n;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    std::smatch m;
+    const std::string_view text = trim_blanks(line);
     if (!header) {
-      if (!std::regex_match(line, m, head))
+      long long count = 0;
+      if (text.substr(0, kHead.size()) != kHead || !whole_unsigned(trim_blanks(text.substr(kHead.size())), count))
         throw ImportError(fmt::format("{}:{}: expected 'Seek distances measured: N', found '{}'", path, n, line));
-      expected = std::stoul(m[1]);
+      expected = static_cast<std::size_t>(count);
       header = true;
       continue;
     }
-    if (!std::regex_match(line, m, pair))
+    const std::size_t comma = text.find(',');
+    long long distance = 0;
+    double ms = 0;
+    if (comma == std::string_view::npos || !whole_unsigned(trim_blanks(text.substr(0, comma)), distance) ||
+        distance > 0xFFFFFFFFLL || !whole_real(trim_blanks(text.substr(comma + 1)), ms))
       throw ImportError(fmt::format("{}:{}: expected 'distance, milliseconds', found '{}'", path, n, line));
-    const auto d = static_cast<std::uint32_t>(std::stoul(m[1]));
+    const auto d = static_cast<std::uint32_t>(distance);
     if (d == 0 || (!out.empty() && d <= out.back().first))
       throw ImportError(
           fmt::format("{}:{}: expected a distance above {}, found {}", path, n, out.empty() ? 0 : out.back().first, d));
-    out.emplace_back(d, std::stod(m[2]));
+    out.emplace_back(d, ms);
   }
   if (!header) throw ImportError(fmt::format("{}: expected 'Seek distances measured: N', found an empty file", path));
   // The header's count must match the samples that follow.
