@@ -88,6 +88,9 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   void start_of_simulation() override;
   void host_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void on_doorbell();
+  /// A doorbell write whose annotated delay is `delay`: served at once when that cannot change
+  /// what happens (doorbell_inline()), else at its time through doorbell_event_.
+  void ring(const sc_core::sc_time& delay);
   void on_wake();
   void fetch();
   void dispatch();
@@ -125,6 +128,10 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   std::vector<MediaResult> access_;          ///< the decision being handed to the driver
   tlm::tlm_dmi dmi_;                         ///< the channel's sector buffer
   bool dmi_valid_ = false;
+  /// Doorbells may be served inside the host's write: untraced run and a driver that allows it
+  /// (MediaDriver::serves_doorbell_inline).
+  bool inline_doorbell_ = false;
+  bool in_handler_ = false;                ///< an inline doorbell is being served (no nesting)
   std::optional<Time> dmi_write_latency_;  ///< of the latest DMI grant; none before one or after a refusal
   std::uint64_t completed_ = 0;
   std::uint64_t media_errors_ = 0;

@@ -122,6 +122,12 @@ class MediaDriver {
   /// The policy has nothing to serve and the driver is idle: it may start background work (a
   /// write-back flush), reporting reposition_done() when it ends. Default: none.
   virtual void on_idle() {}
+  /// True when every time the driver and its device derive during a doorbell's handling comes
+  /// from the controller's offset (sim time + offset(), or absolute times), never from the
+  /// simulated time alone: the controller may then serve a doorbell inside the host's register
+  /// write, at the write's annotated time, instead of one timed event later (Controller::
+  /// host_transport). Default: false (the doorbell is always an event).
+  virtual bool serves_doorbell_inline() const { return false; }
 };
 
 /// Builds the driver as a child of the controller under construction (`services` is that

@@ -52,6 +52,8 @@ class MemsMediaDriver : public sc_core::sc_module, public MediaDriver {
   void serve(std::vector<MediaResult>& batch) override;
   void reposition(const Decision& decision) override;
   void dma_path_changed() override { predictor_.set_command_path(command_path()); }
+  /// The driver and the MEMS device time everything from the offset or from absolute times.
+  bool serves_doorbell_inline() const override { return true; }
 
  private:
   enum class State : std::uint8_t { Idle = 0, Accessing = 1, Repositioning = 2 };
