@@ -15,11 +15,13 @@ DiskPredictor::DiskPredictor(const ParameterPage& page, Time phase_origin)
       command_overhead_(page.command_overhead_ps),
       phase_origin_(phase_origin) {
   if (rotation_period_ <= Time{0}) throw std::invalid_argument("parameter page: rotation period must be > 0");
+  seek_by_distance_.resize(geometry_.cylinders());
+  for (std::uint32_t d = 0; d < geometry_.cylinders(); ++d) seek_by_distance_[d] = seek_table_(d);
 }
 
 Time DiskPredictor::seek_time(HeadPosition from, std::uint32_t cylinder, std::uint32_t head, Op op) const {
   const std::uint32_t d = from.cylinder > cylinder ? from.cylinder - cylinder : cylinder - from.cylinder;
-  return positioning_seek(d, from.head != head, seek_table_, settle_, head_switch_,
+  return positioning_seek(d, from.head != head, seek_fn(), settle_, head_switch_,
                           op == Op::Write ? write_settle_ : Time{0});
 }
 
@@ -31,7 +33,7 @@ void DiskPredictor::set_command_path(const CommandPath& path) {
 
 Prediction DiskPredictor::predict(HeadPosition from, Time start, std::uint64_t lbn, Op op) const {
   Prediction p;
-  p.target = geometry_.locate(lbn);
+  p.target = locate(lbn);
   p.lead = command_path_.to_seek(op);
   p.seek = seek_time(from, p.target.cylinder, p.target.head, op);
   const Time channel_start = start + p.lead + p.seek + command_path_.seek_to_transfer;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "firmware/predictor.h"
 #include "tlm_bus/command.h"
@@ -84,7 +85,7 @@ class DiskPredictor final : public Predictor {
   Time command_overhead() const override { return command_overhead_; }
   std::uint32_t sweep_extent() const override { return geometry_.cylinders(); }
   /// The cylinder of `lbn`. Throws std::out_of_range if lbn >= capacity_blocks().
-  std::uint32_t sweep_coordinate(std::uint64_t lbn) const override { return geometry_.locate(lbn).cylinder; }
+  std::uint32_t sweep_coordinate(std::uint64_t lbn) const override { return locate(lbn).cylinder; }
   std::uint32_t sweep_coordinate(const MediaPosition& p) const override { return head_of(p).cylinder; }
   /// predict(head_of(from), start, lbn, op): lead = Prediction::lead, positioning =
   /// Prediction::positioning() (seek + rotation).
@@ -93,6 +94,18 @@ class DiskPredictor final : public Predictor {
     return {p.lead, p.positioning()};
   }
 
+  /// geometry().locate(lbn), memoised: the last address computed for each of kLocateCacheEntries
+  /// direct-mapped slots is kept, so a policy that compares the same queued requests at every
+  /// decision maps each LBN once (the values are the geometry's, bit for bit). Throws
+  /// std::out_of_range if lbn >= capacity_blocks() (nothing is cached then).
+  PhysicalAddress locate(std::uint64_t lbn) const {
+    LocateEntry& e = locate_cache_[(lbn * 0x9E3779B97F4A7C15ULL) >> (64 - kLocateCacheBits)];
+    if (e.lbn != lbn) {
+      e.address = geometry_.locate(lbn);
+      e.lbn = lbn;
+    }
+    return e.address;
+  }
   /// Seek time from `from` to (cylinder, head) for `op`, per the seek rule above (a write adds
   /// the page's write settle to a non-zero result).
   Time seek_time(HeadPosition from, std::uint32_t cylinder, std::uint32_t head, Op op = Op::Read) const;
@@ -108,13 +121,30 @@ class DiskPredictor final : public Predictor {
   /// each block of a read is in the buffer (the host interface's pacing, docs/models/cache.md).
   template <class OnBlock>
   void block_ends(std::uint64_t lbn, std::uint64_t blocks, Time start, OnBlock&& on_block) const {
-    media_block_ends(geometry_, lbn, blocks, start, phase_origin_, rotation_period_, seek_table_, settle_, head_switch_,
+    media_block_ends(geometry_, lbn, blocks, start, phase_origin_, rotation_period_, seek_fn(), settle_, head_switch_,
                      Time{0}, on_block);
   }
 
+  /// Slots of the locate() memo (a power of two).
+  static constexpr unsigned kLocateCacheBits = 13;
+  static constexpr std::size_t kLocateCacheEntries = std::size_t{1} << kLocateCacheBits;
+
  private:
+  struct LocateEntry {
+    std::uint64_t lbn = UINT64_MAX;  ///< no LBN reaches UINT64_MAX (capacity < 2^64): empty slot
+    PhysicalAddress address;
+  };
+  /// The seek table's value at distance d: seek_by_distance_[d] for the disk's distances
+  /// (d < cylinders, tabulated once at construction with the same SeekTable, so bit-identical),
+  /// the table itself beyond.
+  auto seek_fn() const {
+    return [this](std::uint32_t d) { return d < seek_by_distance_.size() ? seek_by_distance_[d] : seek_table_(d); };
+  }
+
   DiskGeometry geometry_;
   SeekTable seek_table_;
+  std::vector<Time> seek_by_distance_;  ///< seek_table_(d) for d in [0, cylinders)
+  mutable std::vector<LocateEntry> locate_cache_ = std::vector<LocateEntry>(kLocateCacheEntries);
   Time rotation_period_{0};
   Time head_switch_{0};
   Time settle_{0};

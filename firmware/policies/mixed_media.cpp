@@ -224,25 +224,45 @@ class MixedMediaScheduler final : public SchedulingPolicy, public RoundStatusSou
   }
 
   /// Eligible D-requests ordered along an elevator from cylinder `from` in direction `up`,
-  /// reversing when none lies ahead; `only_ahead` keeps only those ahead.
-  Cmds along(const SchedulingContext& ctx, std::uint32_t from, bool up, bool only_ahead) const {
-    Cmds ahead, behind;
-    for (const Command& c : d_) {
+  /// reversing when none lies ahead; `only_ahead` keeps only those ahead. Only the first `limit`
+  /// of that order are returned (the order is total, by cylinder then id, so the prefix is the
+  /// same as the full order's). The D-queue is ordered by a compact key so that an overload's
+  /// backlog of thousands is sorted without moving whole commands.
+  Cmds along(const SchedulingContext& ctx, std::uint32_t from, bool up, bool only_ahead,
+             std::size_t limit = SIZE_MAX) const {
+    struct Key {
+      std::uint32_t cyl;
+      std::uint64_t id;
+      std::size_t index;  ///< in d_
+    };
+    std::vector<Key> ahead, behind;
+    ahead.reserve(d_.size());
+    for (std::size_t i = 0; i < d_.size(); ++i) {
+      const Command& c = d_[i];
       if (!eligible(c)) continue;
       const std::uint32_t x = cyl(ctx, c);
-      ((up ? x >= from : x <= from) ? ahead : behind).push_back(c);
+      ((up ? x >= from : x <= from) ? ahead : behind).push_back({x, c.id, i});
     }
-    auto by = [&](bool asc) {
-      return [&ctx, asc](const Command& a, const Command& b) {
-        const std::uint32_t ca = cyl(ctx, a), cb = cyl(ctx, b);
-        if (ca != cb) return asc ? ca < cb : ca > cb;
+    auto by = [](bool asc) {
+      return [asc](const Key& a, const Key& b) {
+        if (a.cyl != b.cyl) return asc ? a.cyl < b.cyl : a.cyl > b.cyl;
         return a.id < b.id;
       };
     };
-    std::sort(ahead.begin(), ahead.end(), by(up));
-    std::sort(behind.begin(), behind.end(), by(!up));
-    if (!only_ahead) ahead.insert(ahead.end(), behind.begin(), behind.end());
-    return ahead;
+    auto first = [&](std::vector<Key>& keys, std::size_t n, bool asc) {
+      n = std::min(n, keys.size());
+      std::partial_sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(n), keys.end(), by(asc));
+      keys.resize(n);
+    };
+    first(ahead, limit, up);
+    if (!only_ahead && ahead.size() < limit) {
+      first(behind, limit - ahead.size(), !up);
+      ahead.insert(ahead.end(), behind.begin(), behind.end());
+    }
+    Cmds out;
+    out.reserve(ahead.size());
+    for (const Key& k : ahead) out.push_back(d_[k.index]);
+    return out;
   }
 
   /// SPTF over the eligible D-requests satisfying `in`; the first that fits, or none.
@@ -293,10 +313,13 @@ class MixedMediaScheduler final : public SchedulingPolicy, public RoundStatusSou
         return wait();
       default: {
         // Clusters over the whole disk in SCAN order: the eligible D-requests along the elevator.
-        Cmds all = along(ctx, at, up_, true);
+        // CLUST-*: only the first cluster (at most k_) of the order is needed.
+        const bool clust_only = v_ == Variant::OpsClustReq || v_ == Variant::OpsClustCyl;
+        const std::size_t need = clust_only ? k_ : SIZE_MAX;
+        Cmds all = along(ctx, at, up_, true, need);
         if (all.empty()) {
           up_ = !up_;
-          all = along(ctx, at, up_, true);
+          all = along(ctx, at, up_, true, need);
         }
         if (all.empty()) return wait();
         Cmds part;
@@ -426,7 +449,7 @@ class MixedMediaScheduler final : public SchedulingPolicy, public RoundStatusSou
         return decide(ctx);
       }
       default: {  // CLUST-REQ, CLUST-CYL: a cluster ahead that starts before the next C-request
-        const Cmds ahead = along(ctx, p, leg_up, true);
+        const Cmds ahead = along(ctx, p, leg_up, true, k_);
         if (ahead.empty() || !in_interval(ahead.front())) return serve_c(ctx);
         open_cluster(ctx, clust(ctx, ahead));
         if (next_of_cluster(ctx, out)) return out;

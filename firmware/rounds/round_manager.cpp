@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <typeinfo>
 
 namespace drivevp {
 
@@ -19,23 +20,47 @@ std::uint64_t RoundManager::round_of(const Command& c) const {
   return round_at(c.arrival);
 }
 
-RoundManager::Step RoundManager::predict(const Predictor& predictor, const MediaPosition& from, Time start,
-                                         const Command& c) {
-  const auto* disk = dynamic_cast<const DiskPredictor*>(&predictor);
-  if (!disk) throw std::invalid_argument("round manager: the round policies need a disk's predictor");
-  const Prediction p = disk->predict(DiskPredictor::head_of(from), start, c.lbn, c.op);
-  const DiskGeometry& g = disk->geometry();
-  const PhysicalAddress a = p.target;
-  const PhysicalAddress b = g.locate(c.end_lbn() - 1);
+namespace {
+
+/// The disk's predictor behind `predictor` (std::invalid_argument if it is not a disk's).
+const DiskPredictor& disk_of(const Predictor& predictor) {
+  // DiskPredictor is final: comparing the dynamic type is exact and cheaper than a dynamic_cast
+  // (this runs for every step of every OPT search).
+  if (typeid(predictor) != typeid(DiskPredictor))
+    throw std::invalid_argument("round manager: the round policies need a disk's predictor");
+  return static_cast<const DiskPredictor&>(predictor);
+}
+
+/// The part of RoundManager::predict that depends on `c` alone: from the first block's leading
+/// edge under the head to the last block's end (the blocks plus the track and cylinder skews
+/// crossed), and the last block's address. `first` is the first block's address.
+struct Transfer {
+  Time time{0};
+  PhysicalAddress last;
+};
+Transfer transfer_of(const DiskPredictor& disk, const PhysicalAddress& first, const Command& c) {
+  const DiskGeometry& g = disk.geometry();
+  const PhysicalAddress& a = first;
+  const PhysicalAddress b = disk.locate(c.end_lbn() - 1);
   const std::uint64_t tracks =
       (std::uint64_t{b.cylinder} * g.heads() + b.head) - (std::uint64_t{a.cylinder} * g.heads() + a.head);
   const std::uint64_t cylinders = b.cylinder - a.cylinder;
   const std::uint64_t sectors = c.blocks + (tracks - cylinders) * g.track_skew() + cylinders * g.cylinder_skew();
-  const Time sector{disk->rotation_period().count() / g.sectors_per_track(a.cylinder)};
+  const Time sector{disk.rotation_period().count() / a.sectors_per_track};  // a.cylinder's zone
+  return {Time{sector.count() * static_cast<std::int64_t>(sectors)}, b};
+}
+
+}  // namespace
+
+RoundManager::Step RoundManager::predict(const Predictor& predictor, const MediaPosition& from, Time start,
+                                         const Command& c) {
+  const DiskPredictor& disk = disk_of(predictor);
+  const Prediction p = disk.predict(DiskPredictor::head_of(from), start, c.lbn, c.op);
+  const Transfer x = transfer_of(disk, p.target, c);
   Step s;
   s.positioning = p.positioning();
-  s.finish = start + p.access() + Time{sector.count() * static_cast<std::int64_t>(sectors)};
-  s.end = DiskPredictor::position_of({b.cylinder, b.head});
+  s.finish = start + p.access() + x.time;
+  s.end = DiskPredictor::position_of({x.last.cylinder, x.last.head});
   return s;
 }
 
@@ -62,6 +87,11 @@ struct Search {
   std::vector<std::size_t> order, best;
   std::vector<bool> used;
   Time best_finish = Time::max();
+  /// Per item, the least time it adds after another request: the gap, the command path to the
+  /// seek (Prediction::lead), the path from the seek to the channel (the least rotation) and its
+  /// transfer, none of which depends on where or when it starts.
+  std::vector<Time> least;
+  Time least_left{0};  ///< least[] summed over the items not yet in `order`
 
   void go(Time t, const MediaPosition& at, bool started) {
     if (order.size() == items.size()) {
@@ -75,10 +105,15 @@ struct Search {
       if (used[i]) continue;
       const RoundManager::Step s =
           RoundManager::predict(*ctx.predictor, at, started ? t + RoundManager::gap(*ctx.predictor) : t, items[i]);
-      if (s.finish > best_finish) continue;  // bound: cannot become strictly better
+      // Bound: every order below finishes at s.finish plus at least the others' least times, so
+      // one strictly later than the best cannot become strictly better (the result and its
+      // tie-break are those of the exhaustive search).
+      if (s.finish + (least_left - least[i]) > best_finish) continue;
       used[i] = true;
       order.push_back(i);
+      least_left -= least[i];
       go(s.finish, s.end, true);
+      least_left += least[i];
       order.pop_back();
       used[i] = false;
     }
@@ -91,7 +126,15 @@ std::vector<Command> optimal_order(const SchedulingContext& ctx, std::vector<Com
   if (cluster.size() > 8) throw std::invalid_argument("optimal_order: at most 8 requests (8! orders)");
   if (cluster.size() <= 1) return cluster;
   std::sort(cluster.begin(), cluster.end(), [](const Command& a, const Command& b) { return a.id < b.id; });
-  Search s{ctx, cluster, {}, {}, std::vector<bool>(cluster.size(), false)};
+  Search s{ctx, cluster, {}, {}, std::vector<bool>(cluster.size(), false), Time::max(), {}, Time{0}};
+  const DiskPredictor& disk = disk_of(*ctx.predictor);
+  const CommandPath& path = disk.command_path();
+  for (const Command& c : cluster) {
+    const Time least = RoundManager::gap(disk) + path.to_seek(c.op) + path.seek_to_transfer +
+                       transfer_of(disk, disk.locate(c.lbn), c).time;
+    s.least.push_back(least);
+    s.least_left += least;
+  }
   s.go(ctx.now, ctx.position, false);
   std::vector<Command> out;
   out.reserve(cluster.size());

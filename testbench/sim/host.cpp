@@ -110,7 +110,13 @@ void Host::submit_ready(Time now) {
     measured_by_tag_[c.tag] = next_.measured_service;
     auto& buf = buffers_[c.tag];
     const std::size_t bytes = std::size_t{c.blocks} * kBlockBytes;
-    if (buf.size() < bytes) buf.resize(bytes);
+    if (buf.size() < bytes) {
+      // The capacity grows geometrically so that a tag's buffer is reallocated (copied and its
+      // pages faulted in) a few times per run rather than at every larger request; the bytes the
+      // buffer holds are those of resize() alone.
+      if (buf.capacity() < bytes) buf.reserve(std::max(bytes, 2 * buf.capacity()));
+      buf.resize(bytes);
+    }
     if (!c.is_read() && params_.check_data) DataIntegrityChecker::fill_write(c, buf.data());
     sq_[sq_tail_] = {c, amap::kHostMem + amap::kHostData + std::uint64_t{c.tag} * amap::kHostDataStride};
     sq_tail_ = (sq_tail_ + 1) % static_cast<std::uint32_t>(sq_.size());

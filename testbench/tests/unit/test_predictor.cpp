@@ -265,6 +265,47 @@ TEST_CASE("DiskPredictor counts the firmware's command path around the seek", "[
   CHECK_THROWS_AS(pr.predict(HeadPosition{0, 0}, Time{0}, 2000, Op::Read), std::out_of_range);
 }
 
+TEST_CASE("DiskPredictor's locate memo and seek tabulation give the layout's and the table's values",
+          "[predictor][memo]") {
+  // predictor_page's disk widened to 300 cylinders (6000 blocks): LBNs 0 and 4181 share a memo
+  // slot, and distances beyond the last seek sample (100) are extrapolated.
+  ParameterPage page = predictor_page(2, 3);
+  page.cylinders = 300;
+  page.zones[0] = Zone{0, 300, 10};
+  page.capacity_blocks = 6000;
+  const DiskPredictor pr(page, Time{0});
+  const DiskGeometry g = page.geometry();
+  const SeekTable t = page.seek_table();
+  auto same = [](const PhysicalAddress& a, const PhysicalAddress& b) {
+    return a.cylinder == b.cylinder && a.head == b.head && a.sector == b.sector &&
+           a.sectors_per_track == b.sectors_per_track && a.slot == b.slot;
+  };
+  // Every LBN, twice (the second from the memo), and in reverse order.
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::uint64_t l = 0; l < 6000; ++l) CHECK(same(pr.locate(l), g.locate(l)));
+  for (std::uint64_t l = 6000; l-- > 0;) CHECK(same(pr.locate(l), g.locate(l)));
+  // Two LBNs sharing a memo slot (the slot is the top 13 bits of lbn * 0x9E3779B97F4A7C15),
+  // alternately: each evicts the other and both stay right.
+  auto slot = [](std::uint64_t l) { return (l * 0x9E3779B97F4A7C15ULL) >> (64 - DiskPredictor::kLocateCacheBits); };
+  std::vector<std::uint64_t> first(DiskPredictor::kLocateCacheEntries, UINT64_MAX);
+  std::uint64_t a = 0, b = 0;
+  for (std::uint64_t l = 0; l < 6000 && b == 0; ++l) {
+    if (first[slot(l)] != UINT64_MAX) a = first[slot(l)], b = l;
+    first[slot(l)] = l;
+  }
+  REQUIRE(b > a);
+  for (int i = 0; i < 3; ++i) {
+    CHECK(same(pr.locate(a), g.locate(a)));
+    CHECK(same(pr.locate(b), g.locate(b)));
+  }
+  CHECK(pr.sweep_coordinate(b) == g.locate(b).cylinder);
+  // Out of range: thrown, nothing cached.
+  CHECK_THROWS_AS(pr.locate(6000), std::out_of_range);
+  CHECK_THROWS_AS(pr.locate(6000), std::out_of_range);
+  // The tabulated seek curve: the table's value plus settle at every distance the disk has.
+  for (std::uint32_t d = 1; d < 300; ++d) CHECK(pr.seek_time(HeadPosition{0, 0}, d, 0) == t(d) + us(200));
+}
+
 TEST_CASE("DiskPredictor rejects a page without a rotation period", "[predictor]") {
   ParameterPage p = predictor_page();
   p.rotation_period_ps = 0;
