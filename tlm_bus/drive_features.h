@@ -7,6 +7,7 @@
 // latency, no cache, one command overhead device.command_overhead_ms). docs/models/cache.md.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "tlm_bus/command.h"
@@ -82,6 +83,27 @@ struct CacheParams {
   /// drive has nothing else to do, or before a read that needs the media. Needs `enabled`.
   /// Default 0.
   std::uint32_t fast_write_level = 0;
+  /// "High (read) water mark", in [0, 1]: a read miss's data phase starts (the drive reconnects to
+  /// the host) once read_watermark() of the request's blocks are in the buffer, or all of them are;
+  /// a data phase that ran dry (without InterfaceParams::hold_bus_read) reconnects the same way,
+  /// once that many more blocks are in. Used on the feature path, with or without `enabled`.
+  /// DiskSim 4.0 src/disksim_diskcache.c disk_buffer_set_segment (the watermark) and
+  /// src/disksim_diskctlr.c disk_request_needs_bus (the reconnection test); disk.modspec: "the disk
+  /// may disconnect from the bus until additional data are read from the disk media. When the
+  /// amount of available data in the cache reaches the high water mark, the disk attempts to
+  /// reconnect". Default 0: one block, the behaviour without a watermark.
+  double read_water_mark = 0;
+  /// "Set watermark by reqsize": true: read_water_mark is a fraction of the request (at most a
+  /// segment); false: of a segment (disk.modspec). Default false.
+  bool watermark_by_request_size = false;
+  /// The read watermark in blocks for a read of `blocks`, at least 1: floor(min(segment_blocks,
+  /// blocks) x read_water_mark) by request size, else segment_blocks x read_water_mark rounded up
+  /// (DiskSim's two formulas in disk_buffer_set_segment).
+  std::uint32_t read_watermark(std::uint32_t blocks) const {
+    const double base = watermark_by_request_size ? std::min(segment_blocks, blocks) : segment_blocks;
+    const double w = watermark_by_request_size ? base * read_water_mark : base * read_water_mark + 0.9999999999;
+    return std::max<std::uint32_t>(1, static_cast<std::uint32_t>(w));
+  }
 };
 
 /// The firmware's command overhead, selected by the command's direction, whether the cache

@@ -437,18 +437,23 @@ void DiskMediaDriver::program_transfer() {
   media_start_ = Time{static_cast<std::int64_t>(times[0])};
   // The data phase: the hit blocks from the command's time, then each media block once it has
   // passed under the head, one interface sector time each.
+  // A (re)connection waits for the read watermark: that many blocks in the buffer, or the rest.
   const InterfaceParams& bus = features_.interface;
   const Time b = bus.sector_time(Op::Read);
+  ready_.clear();
+  predictor_.block_ends(read_.media_lbn, read_.requested_media_blocks, media_start_,
+                        [&](std::uint64_t, Time ready) { ready_.push_back(ready); });
+  const std::size_t water = features_.cache.read_watermark(c.blocks);
+  const auto refill = [&](std::size_t i) { return ready_[std::min(i + water - 1, ready_.size() - 1)]; };
   Time e = command_time_ + b * read_.hit_blocks;
-  Time requested_end{0};
-  predictor_.block_ends(read_.media_lbn, read_.requested_media_blocks, media_start_, [&](std::uint64_t i, Time ready) {
+  for (std::size_t i = 0; i < ready_.size(); ++i) {
     if (i == 0 && read_.hit_blocks == 0)
-      e = std::max(e, ready + from_ms(bus.first_reselect_ms));  // reconnects after the seek
-    else if (ready > e)
-      e = bus.hold_bus_read ? ready : ready + from_ms(bus.other_reselect_ms);  // waits, or disconnects
+      e = std::max(e, refill(0) + from_ms(bus.first_reselect_ms));  // reconnects after the seek
+    else if (ready_[i] > e)
+      e = bus.hold_bus_read ? ready_[i] : refill(i) + from_ms(bus.other_reselect_ms);  // waits, or disconnects
     e += b;
-    requested_end = ready;
-  });
+  }
+  const Time requested_end = ready_.empty() ? Time{0} : ready_.back();
   MediaResult& r = batch_[index_];
   r.log.transfer_start_ps = media_start_.count();
   r.log.transfer_end_ps = requested_end.count();

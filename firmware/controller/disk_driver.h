@@ -150,6 +150,7 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   Time command_time_{0};               ///< the command's start, after its overhead
   Time data_in_{0};                    ///< a write's data is in the buffer
   Time media_start_{0};                ///< the media read's first sector under the head
+  std::vector<Time> ready_;            ///< when each requested media block is in the buffer
   bool media_done_ = false;            ///< the media read (with its read-ahead) has ended
   bool flushing_ = false;              ///< the media access in progress is a write-back flush
   bool continue_after_flush_ = false;  ///< batch_[index_] waits for the flush

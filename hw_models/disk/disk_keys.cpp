@@ -135,6 +135,13 @@ void add_feature_keys(std::vector<ParamKey<DiskParams>>& k) {
   k.push_back(feature("cache.fast_write_level", &F::cache, &C::fast_write_level, 0, 2, "level",
                       "DiskSim 'Fast write level': 0 write-through, 1 limited write-back (appends only), 2 full "
                       "write-back; needs device.cache.enabled"));
+  k.push_back(feature("cache.read_water_mark", &F::cache, &C::read_water_mark, 0, 1, "fraction",
+                      "DiskSim 'High (read) water mark': a read miss's data phase (re)connects once this fraction "
+                      "of the request (cache.watermark_by_request_size) or of a segment is in the buffer (0: one "
+                      "block)"));
+  k.push_back(feature("cache.watermark_by_request_size", &F::cache, &C::watermark_by_request_size, 0, 1, "",
+                      "DiskSim 'Set watermark by reqsize': cache.read_water_mark is a fraction of the request "
+                      "(false: of a segment)"));
   // Overheads by read/write x hit/miss x previous command (DiskSim "... over. after ...").
   k.push_back(feature("overheads.enabled", &F::overheads, &O::enabled, 0, 1, "",
                       "true: the 8 device.overheads values replace device.command_overhead_ms"));

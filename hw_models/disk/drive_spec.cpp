@@ -613,6 +613,8 @@ DriveFeatures DriveSpec::features() const {
   c.max_read_ahead = section_count(cache, "max_read_ahead_blocks", 0);
   c.read_ahead_over_requested = section_flag(cache, "read_ahead_over_requested");
   c.fast_write_level = c.enabled ? section_count(cache, "fast_write_level", 0) : 0;
+  c.read_water_mark = section_number(cache, "high_water_mark");
+  c.watermark_by_request_size = section_flag(cache, "watermark_by_request_size");
   OverheadParams& o = f.overheads;
   o.enabled = true;
   o.read_hit_after_read_ms = scale * section_number(overheads, "read_hit_after_read_ms");

@@ -122,6 +122,48 @@ TEST_CASE("cache: without holding the bus a media-paced read pays a reselect per
   CHECK(csv.ps(0, "completion_ms") == read_completion(block_end(m.transfer_start, 4) + 20'000'000 + 100'000'000, true));
 }
 
+TEST_CASE("cache: a read miss's data phase waits for the high water mark", "[sim][cache][interface][watermark]") {
+  // As "an interface slower than the media ...", with a watermark of half the request (8 blocks:
+  // 4): the drive reconnects once block 3 is in the buffer, not block 0. The media (0.208 ms a
+  // sector) stays ahead of the 0.5 ms interface from there on.
+  TempDir dir("if-watermark");
+  const RunResult r = run(dir, line_ms(0, kLbn, 8, true),
+                          {"device.interface.read_sector_ms=0.5", "device.interface.first_reselect_ms=0.05",
+                           "device.cache.read_water_mark=0.5", "device.cache.watermark_by_request_size=true"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  const std::int64_t connect = block_end(m.transfer_start, 3) + 50'000'000;
+  for (std::int64_t j = 4; j < 8; ++j) CHECK(block_end(m.transfer_start, j) <= connect + j * 500'000'000);
+  CHECK(csv.ps(0, "transfer_end_ms") == block_end(m.transfer_start, 7));
+  CHECK(csv.ps(0, "completion_ms") == read_completion(connect + 8 * std::int64_t{500'000'000}, true));
+}
+
+TEST_CASE("cache: a data phase that ran dry reconnects at the watermark of a segment",
+          "[sim][cache][interface][watermark]") {
+  // 8 blocks, a 0.1 ms interface (faster than the media) without holding the bus, a watermark of
+  // a quarter of an 8-block segment (2 blocks). Connect once blocks 0-1 are in (+ first reselect
+  // 0.05): 0-2 cross; block 3 is not in yet: disconnect, reconnect once 3-4 are in (+ other
+  // reselect 0.02): 3-5 cross; block 6 is not in: reconnect once 6-7 are in, both cross.
+  TempDir dir("if-watermark-dry");
+  const RunResult r = run(dir, line_ms(0, kLbn, 8, true),
+                          {"device.interface.read_sector_ms=0.1", "device.interface.first_reselect_ms=0.05",
+                           "device.interface.other_reselect_ms=0.02", "device.cache.segment_blocks=8",
+                           "device.cache.read_water_mark=0.25"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  const auto ready = [&](std::int64_t j) { return block_end(m.transfer_start, j); };
+  const std::int64_t first = ready(1) + 50'000'000;  // blocks 0..2 cross from here
+  CHECK(ready(2) <= first + 200'000'000);
+  CHECK(ready(3) > first + 300'000'000);
+  const std::int64_t second = ready(4) + 20'000'000;  // blocks 3..5
+  CHECK(ready(5) <= second + 200'000'000);
+  CHECK(ready(6) > second + 300'000'000);
+  const std::int64_t third = ready(7) + 20'000'000;  // blocks 6..7
+  CHECK(csv.ps(0, "completion_ms") == read_completion(third + 200'000'000, true));
+}
+
 // ---- Cache hits and read-ahead ------------------------------------------------------------------
 
 TEST_CASE("cache: a full read hit is served from the buffer at the interface's rate", "[sim][cache][hit]") {
