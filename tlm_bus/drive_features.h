@@ -41,11 +41,17 @@ struct InterfaceParams {
   /// "Write completion overhead", ms, [0, 100]: from the write's data on the media (or, with
   /// write-back, in the buffer) to the completion. Default 0.
   double write_completion_ms = 0;
+  /// "Data preparation overhead", ms, [0, 100]: before each data phase that moves data (a read
+  /// hit's or a write's after the command overhead, each reconnection of a read miss after its
+  /// reselect overhead). DiskSim 4.0 src/disksim_diskctlr.c disk_read_arrive, disk_write_arrive
+  /// and disk_check_bus (added to the delay when the transfer moves blocks); disk.modspec "Data
+  /// preparation overhead": "additional processing overhead ... before a data transfer". Default 0.
+  double data_prep_ms = 0;
 
   /// True when any member differs from its default (the firmware's feature path is then used).
   bool active() const {
     return read_sector_ms > 0 || write_sector_ms > 0 || hold_bus_read || first_reselect_ms > 0 ||
-           other_reselect_ms > 0 || read_completion_ms > 0 || write_completion_ms > 0;
+           other_reselect_ms > 0 || read_completion_ms > 0 || write_completion_ms > 0 || data_prep_ms > 0;
   }
   Time sector_time(Op op) const { return from_ms(op == Op::Read ? read_sector_ms : write_sector_ms); }
 };

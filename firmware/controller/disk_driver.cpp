@@ -327,7 +327,8 @@ void DiskMediaDriver::start_read() {
     r.log.transfer_start_ps = r.log.transfer_end_ps = command_time_.count();
     r.log.seek_distance = 0;
     set_state(State::Delivering);
-    wake_at(Wake::Deliver, command_time_ + features_.interface.sector_time(Op::Read) * c.blocks);
+    wake_at(Wake::Deliver, command_time_ + from_ms(features_.interface.data_prep_ms) +
+                               features_.interface.sector_time(Op::Read) * c.blocks);
     return;
   }
   media_done_ = false;
@@ -362,7 +363,8 @@ void DiskMediaDriver::start_write() {
   services_.write_reg(kChBufferOffset, buffer_block_, 8);
   services_.write_reg(kChCount, c.blocks, 4);
   services_.dma(c, false, std::size_t{c.blocks} * kBlockBytes, buffer_block_ * kBlockBytes);
-  data_in_ = command_time_ + features_.interface.sector_time(Op::Write) * c.blocks;
+  data_in_ =
+      command_time_ + from_ms(features_.interface.data_prep_ms) + features_.interface.sector_time(Op::Write) * c.blocks;
   if (back) {
     if (dirty_)
       dirty_->blocks += c.blocks;
@@ -445,12 +447,13 @@ void DiskMediaDriver::program_transfer() {
                         [&](std::uint64_t, Time ready) { ready_.push_back(ready); });
   const std::size_t water = features_.cache.read_watermark(c.blocks);
   const auto refill = [&](std::size_t i) { return ready_[std::min(i + water - 1, ready_.size() - 1)]; };
-  Time e = command_time_ + b * read_.hit_blocks;
+  const Time prep = from_ms(bus.data_prep_ms);  // before each data phase
+  Time e = command_time_ + prep + b * read_.hit_blocks;
   for (std::size_t i = 0; i < ready_.size(); ++i) {
     if (i == 0 && read_.hit_blocks == 0)
-      e = std::max(e, refill(0) + from_ms(bus.first_reselect_ms));  // reconnects after the seek
+      e = std::max(e, refill(0) + from_ms(bus.first_reselect_ms) + prep);  // reconnects after the seek
     else if (ready_[i] > e)
-      e = bus.hold_bus_read ? ready_[i] : refill(i) + from_ms(bus.other_reselect_ms);  // waits, or disconnects
+      e = bus.hold_bus_read ? ready_[i] : refill(i) + from_ms(bus.other_reselect_ms) + prep;  // waits, or disconnects
     e += b;
   }
   const Time requested_end = ready_.empty() ? Time{0} : ready_.back();

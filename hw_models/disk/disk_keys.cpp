@@ -105,6 +105,9 @@ void add_feature_keys(std::vector<ParamKey<DiskParams>>& k) {
   k.push_back(feature("interface.write_completion_ms", &F::interface, &I::write_completion_ms, 0, 100, "ms",
                       "DiskSim 'Write completion overhead': data on the media (write-back: in the buffer) to "
                       "completion"));
+  k.push_back(feature("interface.data_prep_ms", &F::interface, &I::data_prep_ms, 0, 100, "ms",
+                      "DiskSim 'Data preparation overhead': before each data phase that moves data (a hit's, a "
+                      "write's, each reconnection of a read miss)"));
   // Segmented cache (DiskSim disk cache parameters, docs/models/cache.md "Cache").
   {
     ParamKey<DiskParams> h = declared("cache.hp97560_published", KeyType::Boolean, 0, 1, "boolean",

@@ -604,6 +604,7 @@ DriveFeatures DriveSpec::features() const {
   i.other_reselect_ms = scale * section_number(overheads, "other_reselect_ms");
   i.read_completion_ms = scale * section_number(overheads, "read_completion_ms");
   i.write_completion_ms = scale * section_number(overheads, "write_completion_ms");
+  i.data_prep_ms = scale * section_number(overheads, "data_preparation_ms");
   CacheParams& c = f.cache;
   c.enabled = section_flag(cache, "enable_caching");
   c.segments = section_count(cache, "segments", c.segments);

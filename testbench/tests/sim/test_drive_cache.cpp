@@ -164,6 +164,27 @@ TEST_CASE("cache: a data phase that ran dry reconnects at the watermark of a seg
   CHECK(csv.ps(0, "completion_ms") == read_completion(third + 200'000'000, true));
 }
 
+TEST_CASE("cache: the data preparation overhead precedes each data phase", "[sim][cache][interface]") {
+  // The read of "an interface slower than the media ..." with 0.03 ms of data preparation after
+  // the first reselect; then the same 5 blocks 100 ms later as a full hit (one segment): the
+  // preparation follows the command overhead, then 5 x 0.5 ms.
+  TempDir dir("if-prep");
+  const std::int64_t arrival = 100 * kMs;
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 5, true) + line_ms(arrival, kLbn, 5, true),
+          {"device.interface.read_sector_ms=0.5", "device.interface.first_reselect_ms=0.05",
+           "device.interface.data_prep_ms=0.03", "device.cache.enabled=true", "device.cache.segments=1"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  const std::int64_t data_end =
+      block_end(m.transfer_start, 0) + 50'000'000 + 30'000'000 + 5 * std::int64_t{500'000'000};
+  CHECK(csv.ps(0, "completion_ms") == read_completion(data_end, true));
+  const std::int64_t command = arrival + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(1, "completion_ms") == command + 30'000'000 + 5 * 500'000'000 + 2 * kBus + kBus);
+}
+
 // ---- Cache hits and read-ahead ------------------------------------------------------------------
 
 TEST_CASE("cache: a full read hit is served from the buffer at the interface's rate", "[sim][cache][hit]") {
