@@ -47,11 +47,23 @@ struct InterfaceParams {
   /// and disk_check_bus (added to the delay when the transfer moves blocks); disk.modspec "Data
   /// preparation overhead": "additional processing overhead ... before a data transfer". Default 0.
   double data_prep_ms = 0;
+  /// A write-through write disconnects once its data is in the buffer and reconnects when its data
+  /// is on the media, paying first_reselect_ms before its completion overhead (true: DiskSim's
+  /// "Never disconnect" = 0; src/disksim_diskctlr.c disk_buffer_transfer_size, which disconnects a
+  /// NO_FASTWRITE write after its data, and disk_check_bus, which reconnects with the first
+  /// reselect overhead when disk_buffer_request_complete finds the write on the media). Default
+  /// false: the write stays connected and completes when its data is on the media.
+  bool write_reconnect = false;
+  /// "Write disconnect overhead", ms, [0, 100]: with write_reconnect, the disconnect after a write's
+  /// data; the reconnection starts no earlier than its end (DiskSim disk_reconnection_or_transfer_
+  /// complete sends the disconnect with this delay). Default 0.
+  double write_disconnect_ms = 0;
 
   /// True when any member differs from its default (the firmware's feature path is then used).
   bool active() const {
     return read_sector_ms > 0 || write_sector_ms > 0 || hold_bus_read || first_reselect_ms > 0 ||
-           other_reselect_ms > 0 || read_completion_ms > 0 || write_completion_ms > 0 || data_prep_ms > 0;
+           other_reselect_ms > 0 || read_completion_ms > 0 || write_completion_ms > 0 || data_prep_ms > 0 ||
+           write_reconnect || write_disconnect_ms > 0;
   }
   Time sector_time(Op op) const { return from_ms(op == Op::Read ? read_sector_ms : write_sector_ms); }
 };

@@ -513,6 +513,12 @@ void DiskMediaDriver::feature_transfer_done() {
   r.log.transfer_end_ps = static_cast<decltype(r.log.transfer_end_ps)>(done.transfer_end_ps);
   const PhysicalAddress last = predictor_.geometry().locate(r.command.lbn + r.command.blocks - 1);
   head_ = {last.cylinder, last.head};
+  const InterfaceParams& bus = features_.interface;
+  if (bus.write_reconnect) {  // reconnects once the disconnect after the data has ended
+    const Time now = sim_now() + to_time(services_.offset());
+    const Time free = data_in_ + from_ms(bus.write_disconnect_ms);
+    services_.offset() += to_sc((free > now ? free - now : Time{0}) + from_ms(bus.first_reselect_ms));
+  }
   complete_feature(State::Idle);
 }
 

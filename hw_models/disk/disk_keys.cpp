@@ -108,6 +108,12 @@ void add_feature_keys(std::vector<ParamKey<DiskParams>>& k) {
   k.push_back(feature("interface.data_prep_ms", &F::interface, &I::data_prep_ms, 0, 100, "ms",
                       "DiskSim 'Data preparation overhead': before each data phase that moves data (a hit's, a "
                       "write's, each reconnection of a read miss)"));
+  k.push_back(feature("interface.write_reconnect", &F::interface, &I::write_reconnect, 0, 1, "",
+                      "a write-through write disconnects once its data is in and reconnects (paying "
+                      "interface.first_reselect_ms) when it is on the media (DiskSim 'Never disconnect' = 0)"));
+  k.push_back(feature("interface.write_disconnect_ms", &F::interface, &I::write_disconnect_ms, 0, 100, "ms",
+                      "DiskSim 'Write disconnect overhead': the disconnect after a write's data (with "
+                      "interface.write_reconnect)"));
   // Segmented cache (DiskSim disk cache parameters, docs/models/cache.md "Cache").
   {
     ParamKey<DiskParams> h = declared("cache.hp97560_published", KeyType::Boolean, 0, 1, "boolean",

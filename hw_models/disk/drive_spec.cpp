@@ -605,6 +605,8 @@ DriveFeatures DriveSpec::features() const {
   i.read_completion_ms = scale * section_number(overheads, "read_completion_ms");
   i.write_completion_ms = scale * section_number(overheads, "write_completion_ms");
   i.data_prep_ms = scale * section_number(overheads, "data_preparation_ms");
+  i.write_reconnect = !section_flag(interface, "never_disconnect");
+  i.write_disconnect_ms = scale * section_number(overheads, "write_disconnect_ms");
   CacheParams& c = f.cache;
   c.enabled = section_flag(cache, "enable_caching");
   c.segments = section_count(cache, "segments", c.segments);

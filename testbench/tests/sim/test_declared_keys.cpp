@@ -75,11 +75,12 @@ TEST_CASE("keys: the disk declares every DiskParams member a scenario sets, in t
                      // The drive's features (tlm_bus/drive_features.h), all off by default.
                      "interface.read_sector_ms", "interface.write_sector_ms", "interface.hold_bus_read",
                      "interface.first_reselect_ms", "interface.other_reselect_ms", "interface.read_completion_ms",
-                     "interface.write_completion_ms", "interface.data_prep_ms", "cache.hp97560_published",
-                     "cache.enabled", "cache.segments", "cache.segment_blocks", "cache.separate_write_segment",
-                     "cache.min_read_ahead", "cache.max_read_ahead", "cache.read_ahead_over_requested",
-                     "cache.fast_write_level", "cache.read_water_mark", "cache.watermark_by_request_size",
-                     "overheads.enabled", "overheads.read_hit_after_read_ms", "overheads.read_hit_after_write_ms",
+                     "interface.write_completion_ms", "interface.data_prep_ms", "interface.write_reconnect",
+                     "interface.write_disconnect_ms", "cache.hp97560_published", "cache.enabled", "cache.segments",
+                     "cache.segment_blocks", "cache.separate_write_segment", "cache.min_read_ahead",
+                     "cache.max_read_ahead", "cache.read_ahead_over_requested", "cache.fast_write_level",
+                     "cache.read_water_mark", "cache.watermark_by_request_size", "overheads.enabled",
+                     "overheads.read_hit_after_read_ms", "overheads.read_hit_after_write_ms",
                      "overheads.read_miss_after_read_ms", "overheads.read_miss_after_write_ms",
                      "overheads.write_hit_after_read_ms", "overheads.write_hit_after_write_ms",
                      "overheads.write_miss_after_read_ms", "overheads.write_miss_after_write_ms"});

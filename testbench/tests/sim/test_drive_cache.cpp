@@ -185,6 +185,38 @@ TEST_CASE("cache: the data preparation overhead precedes each data phase", "[sim
   CHECK(csv.ps(1, "completion_ms") == command + 30'000'000 + 5 * 500'000'000 + 2 * kBus + kBus);
 }
 
+/// A write-through write of `blocks` at kLbn from cylinder 0 on an idle drive, its command at
+/// `command`: BUFFER_OFFSET, COUNT and the data DMA (4 accesses) and the seek burst (1); after the
+/// seek the IRQ_ACK and transfer bursts (2) when the data is in by then.
+Miss write_to_klbn(std::int64_t command) {
+  Miss m{};
+  m.seek_start = command + 5 * kBus;
+  m.seek_end = m.seek_start + kSeek700;
+  m.transfer_start = next_slot(m.seek_end + 2 * kBus, kSlot);
+  return m;
+}
+
+TEST_CASE("cache: a write-through write reconnects after its media write", "[sim][cache][interface][write]") {
+  // 4 blocks, 0.1 ms a sector across the interface (in long before the seek ends), then the media
+  // write; the transfer-done handler's IRQ_ACK (1), the first reselect (0.05 ms) to reconnect,
+  // the write completion overhead (0.03 ms), the completion entry (1). The disconnect after the
+  // data (0.02 ms) ended long before.
+  TempDir dir("write-reconnect");
+  const RunResult r = run(dir, line_ms(0, kLbn, 4, false),
+                          {"device.interface.write_sector_ms=0.1", "device.interface.first_reselect_ms=0.05",
+                           "device.interface.write_completion_ms=0.03", "device.interface.write_reconnect=true",
+                           "device.interface.write_disconnect_ms=0.02"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  const std::int64_t command = 2 * kBus + kOverheadPs;
+  const Miss m = write_to_klbn(command);
+  CHECK(csv.ps(0, "seek_start_ms") == m.seek_start);
+  CHECK(csv.ps(0, "transfer_start_ms") == m.transfer_start);
+  CHECK(csv.ps(0, "transfer_end_ms") == block_end(m.transfer_start, 3));
+  CHECK(command + 4 * 100'000'000 + 20'000'000 < block_end(m.transfer_start, 3));
+  CHECK(csv.ps(0, "completion_ms") == block_end(m.transfer_start, 3) + kBus + 50'000'000 + 30'000'000 + kBus);
+}
+
 // ---- Cache hits and read-ahead ------------------------------------------------------------------
 
 TEST_CASE("cache: a full read hit is served from the buffer at the interface's rate", "[sim][cache][hit]") {
