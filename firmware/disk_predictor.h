@@ -112,6 +112,13 @@ class DiskPredictor final : public Predictor {
                      Time{0}, on_block);
   }
 
+  /// When the first sector of `lbn` is next under the head from `start` (the heads on its track):
+  /// start + rotational_wait() (tlm_bus/param_page.h). Throws std::out_of_range past the capacity.
+  Time next_pass(std::uint64_t lbn, Time start) const {
+    const PhysicalAddress a = geometry_.locate(lbn);
+    return start + rotational_wait(start, phase_origin_, rotation_period_, a.slot, a.sectors_per_track);
+  }
+
  private:
   DiskGeometry geometry_;
   SeekTable seek_table_;

@@ -58,12 +58,21 @@ struct InterfaceParams {
   /// data; the reconnection starts no earlier than its end (DiskSim disk_reconnection_or_transfer_
   /// complete sends the disconnect with this delay). Default 0.
   double write_disconnect_ms = 0;
+  /// A write-through write's media write starts before all its data is in: a block is written when
+  /// it comes under the head if its data has crossed the interface by then (the block before it has
+  /// passed), else the head waits a revolution. The firmware starts the media write on the first
+  /// pass of the write's first sector on which no block would be missed (the same end time when at
+  /// most one block is missed). DiskSim 4.0 src/disksim_diskctlr.c disk_buffer_sector_done (a
+  /// write's sector is written when disk_buffer_block_available, else it passes) and
+  /// disk_buffer_update_outbuffer (the buffer fills as the bus transfer proceeds). Default false:
+  /// the media write starts once all the data is in.
+  bool write_media_overlap = false;
 
   /// True when any member differs from its default (the firmware's feature path is then used).
   bool active() const {
     return read_sector_ms > 0 || write_sector_ms > 0 || hold_bus_read || first_reselect_ms > 0 ||
            other_reselect_ms > 0 || read_completion_ms > 0 || write_completion_ms > 0 || data_prep_ms > 0 ||
-           write_reconnect || write_disconnect_ms > 0;
+           write_reconnect || write_disconnect_ms > 0 || write_media_overlap;
   }
   Time sector_time(Op op) const { return from_ms(op == Op::Read ? read_sector_ms : write_sector_ms); }
 };

@@ -411,10 +411,37 @@ void DiskMediaDriver::feature_seek_done() {
   const Time now = sim_now() + to_time(services_.offset());
   if (!flushing_ && !batch_[index_].command.is_read() && data_in_ > now) {
     set_state(State::Transferring);
+    if (features_.interface.write_media_overlap) {  // the first pass on which the data stays ahead
+      const Time at = overlapped_write_start(batch_[index_].command, now);
+      if (at <= now) {
+        program_transfer();
+        return;
+      }
+      wake_at(Wake::ProgramWrite, at);
+      return;
+    }
     wake_at(Wake::ProgramWrite, data_in_);  // the media write waits for the data
     return;
   }
   program_transfer();
+}
+
+Time DiskMediaDriver::overlapped_write_start(const Command& c, Time now) const {
+  // Block i of the write is in the buffer at data_in_ - (blocks - 1 - i) sector times.
+  const Time b = features_.interface.sector_time(Op::Write);
+  const auto in = [&](std::uint64_t i) { return data_in_ - b * static_cast<std::int64_t>(c.blocks - 1 - i); };
+  const Time period = predictor_.rotation_period();
+  const Time first = predictor_.next_pass(c.lbn, now + bus_access_time_);  // the channel starts after its burst
+  Time pass = first;
+  while (pass < data_in_) {
+    bool ahead = pass >= in(0);  // each block's data in by the time the block before it has passed
+    predictor_.block_ends(c.lbn, c.blocks - 1, pass,
+                          [&](std::uint64_t i, Time end) { ahead = ahead && end >= in(i + 1); });
+    if (ahead) break;
+    pass += period;
+  }
+  // Programmed within the revolution before the pass, the channel starts on it.
+  return pass == first ? now : pass - period / 2;
 }
 
 void DiskMediaDriver::program_transfer() {

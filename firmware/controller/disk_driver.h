@@ -130,6 +130,9 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   void start_flush();
   void seek_to(std::uint64_t lbn, const Command* c);
   void program_transfer();  ///< the channel burst for the command (or the flush) after its seek
+  /// InterfaceParams::write_media_overlap: when to program the media write of `c`, its seek done at
+  /// `now` and its data still crossing the interface (`now`: at once).
+  Time overlapped_write_start(const Command& c, Time now) const;
   void feature_seek_done();
   void feature_transfer_done();
   void on_timer();

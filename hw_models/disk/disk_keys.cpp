@@ -114,6 +114,9 @@ void add_feature_keys(std::vector<ParamKey<DiskParams>>& k) {
   k.push_back(feature("interface.write_disconnect_ms", &F::interface, &I::write_disconnect_ms, 0, 100, "ms",
                       "DiskSim 'Write disconnect overhead': the disconnect after a write's data (with "
                       "interface.write_reconnect)"));
+  k.push_back(feature("interface.write_media_overlap", &F::interface, &I::write_media_overlap, 0, 1, "",
+                      "a write-through write's media write starts before all its data is in, on the first pass on "
+                      "which no block's data arrives after the head (DiskSim's sector-by-sector write)"));
   // Segmented cache (DiskSim disk cache parameters, docs/models/cache.md "Cache").
   {
     ParamKey<DiskParams> h = declared("cache.hp97560_published", KeyType::Boolean, 0, 1, "boolean",

@@ -607,6 +607,7 @@ DriveFeatures DriveSpec::features() const {
   i.data_prep_ms = scale * section_number(overheads, "data_preparation_ms");
   i.write_reconnect = !section_flag(interface, "never_disconnect");
   i.write_disconnect_ms = scale * section_number(overheads, "write_disconnect_ms");
+  i.write_media_overlap = true;  // DiskSim writes sector by sector as the data arrives
   CacheParams& c = f.cache;
   c.enabled = section_flag(cache, "enable_caching");
   c.segments = section_count(cache, "segments", c.segments);

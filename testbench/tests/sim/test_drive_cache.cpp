@@ -217,6 +217,40 @@ TEST_CASE("cache: a write-through write reconnects after its media write", "[sim
   CHECK(csv.ps(0, "completion_ms") == block_end(m.transfer_start, 3) + kBus + 50'000'000 + 30'000'000 + kBus);
 }
 
+TEST_CASE("cache: a write-through write starts on the media while its data still crosses",
+          "[sim][cache][interface][write]") {
+  // 8 blocks at 3.15 ms a sector across the interface (data in at command + 25.2 ms, after the
+  // first pass of the first sector following the seek). Without the overlap the media write waits
+  // for all the data, then the next pass. With it, it starts on the first pass on which each block's
+  // data is in when the block before it has passed (block i in at command + (i + 1) x 3.15 ms).
+  const std::int64_t command = 2 * kBus + kOverheadPs;
+  const std::int64_t sector = 3'150'000'000;
+  const auto in = [&](std::int64_t i) { return command + (i + 1) * sector; };
+  const Miss m = write_to_klbn(command);
+  REQUIRE(in(7) > m.transfer_start);
+  std::int64_t pass = m.transfer_start;  // the first pass after the seek
+  const auto ahead = [&](std::int64_t p) {
+    bool ok = p >= in(0);
+    for (std::int64_t i = 1; i < 8; ++i) ok = ok && block_end(p, i - 1) >= in(i);
+    return ok;
+  };
+  while (!ahead(pass)) pass += kPeriodPs;
+  const std::int64_t waited = next_slot(in(7) + kBus, kSlot);  // the timer's transfer burst (1)
+  CHECK(pass < waited);                                        // the overlap gains on this write
+  for (bool overlap : {false, true}) {
+    TempDir dir(overlap ? "write-overlap" : "write-no-overlap");
+    const RunResult r =
+        run(dir, line_ms(0, kLbn, 8, false),
+            {"device.interface.write_sector_ms=3.15", fmt::format("device.interface.write_media_overlap={}", overlap)});
+    REQUIRE(r.checks_passed);
+    const Csv csv(dir / "out" / "requests.csv");
+    CHECK(csv.ps(0, "seek_end_ms") == m.seek_end);
+    const std::int64_t start = overlap ? pass : waited;
+    CHECK(csv.ps(0, "transfer_start_ms") == start);
+    CHECK(csv.ps(0, "completion_ms") == block_end(start, 7) + kBus + kBus);
+  }
+}
+
 // ---- Cache hits and read-ahead ------------------------------------------------------------------
 
 TEST_CASE("cache: a full read hit is served from the buffer at the interface's rate", "[sim][cache][hit]") {
