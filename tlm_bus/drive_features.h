@@ -149,6 +149,14 @@ struct OverheadParams {
   double write_hit_after_write_ms = 0;   ///< "Write hit over. after write", [0, 1000]
   double write_miss_after_read_ms = 0;   ///< "Write miss over. after read", [0, 1000]
   double write_miss_after_write_ms = 0;  ///< "Write miss over. after write", [0, 1000]
+  /// "Minimum seek delay", ms, [0, 1000]: a media write's positioning (a write-through write's or a
+  /// write-back flush's seek, write settle included) takes at least this long; a shorter seek
+  /// starts later by the difference. Independent of `enabled`, on the feature path. DiskSim 4.0
+  /// src/disksim_diskctlr.c disk_check_hda_pending (mintime for a write that does not append to a
+  /// write in progress) and disk_initiate_seek (seg->time += mintime - seektime); disk.modspec
+  /// "Minimum seek delay": "the minimum media access delay for a nonsequential write request".
+  /// Default 0.
+  double minimum_seek_delay_ms = 0;
 
   /// The overhead of an `op` command that is a cache hit or not, after a `previous` command.
   Time select(Op op, bool hit, Op previous) const {

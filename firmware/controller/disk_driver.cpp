@@ -299,6 +299,11 @@ void DiskMediaDriver::start_feature() {
 
 void DiskMediaDriver::seek_to(std::uint64_t lbn, const Command* c) {
   const PhysicalAddress target = predictor_.geometry().locate(lbn);
+  const Time least = from_ms(features_.overheads.minimum_seek_delay_ms);
+  if (least > Time{0} && (flushing_ || (c && !c->is_read()))) {  // a media write's seek lasts at least this
+    const Time seek = predictor_.seek_time(head_, target.cylinder, target.head, Op::Write);
+    if (seek < least) services_.offset() += to_sc(least - seek);
+  }
   set_state(flushing_ ? State::Flushing : State::Seeking);
   disk_regs::SeekBurst seek{target.cylinder, target.head, disk_regs::actuator::kCmdSeek};
   services_.bus_access(tlm::TLM_WRITE_COMMAND, kActTargetCyl, &seek, sizeof seek, c);

@@ -157,6 +157,8 @@ void add_feature_keys(std::vector<ParamKey<DiskParams>>& k) {
   // Overheads by read/write x hit/miss x previous command (DiskSim "... over. after ...").
   k.push_back(feature("overheads.enabled", &F::overheads, &O::enabled, 0, 1, "",
                       "true: the 8 device.overheads values replace device.command_overhead_ms"));
+  k.push_back(feature("overheads.minimum_seek_delay_ms", &F::overheads, &O::minimum_seek_delay_ms, 0, 1000, "ms",
+                      "DiskSim 'Minimum seek delay': a media write's seek takes at least this long"));
   k.push_back(feature("overheads.read_hit_after_read_ms", &F::overheads, &O::read_hit_after_read_ms, 0, 1000, "ms",
                       "DiskSim 'Read hit over. after read'"));
   k.push_back(feature("overheads.read_hit_after_write_ms", &F::overheads, &O::read_hit_after_write_ms, 0, 1000, "ms",

@@ -621,6 +621,7 @@ DriveFeatures DriveSpec::features() const {
   c.watermark_by_request_size = section_flag(cache, "watermark_by_request_size");
   OverheadParams& o = f.overheads;
   o.enabled = true;
+  o.minimum_seek_delay_ms = section_number(overheads, "minimum_seek_delay_ms");  // not time-scaled (DiskSim)
   o.read_hit_after_read_ms = scale * section_number(overheads, "read_hit_after_read_ms");
   o.read_hit_after_write_ms = scale * section_number(overheads, "read_hit_after_write_ms");
   o.read_miss_after_read_ms = scale * section_number(overheads, "read_miss_after_read_ms");

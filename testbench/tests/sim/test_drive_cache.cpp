@@ -251,6 +251,26 @@ TEST_CASE("cache: a write-through write starts on the media while its data still
   }
 }
 
+TEST_CASE("cache: a write's seek lasts at least the minimum seek delay", "[sim][cache][write]") {
+  // A read of kLbn leaves the heads on its track; a write to the same track 100 ms later needs no
+  // seek, so its seek burst (after BUFFER_OFFSET, COUNT and the data DMA: 4 accesses) is issued
+  // 0.6 ms later: the seek starts and ends then. A read's seek is not delayed.
+  TempDir dir("min-seek");
+  const std::int64_t arrival = 100 * kMs;
+  const RunResult r = run(dir, line_ms(0, kLbn, 1, true) + line_ms(arrival, kLbn + 10, 1, false),
+                          {"device.interface.write_sector_ms=0.1", "device.overheads.minimum_seek_delay_ms=0.6"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  CHECK(csv.ps(0, "seek_start_ms") == miss_to_klbn(2 * kBus, kOverheadPs).seek_start);
+  const std::int64_t command = arrival + 2 * kBus + kOverheadPs;
+  const std::int64_t seek = command + 5 * kBus + 600'000'000;
+  CHECK(csv.u64(1, "seek_distance") == 0);
+  CHECK(csv.ps(1, "seek_start_ms") == seek);
+  CHECK(csv.ps(1, "seek_end_ms") == seek);
+  CHECK(csv.ps(1, "transfer_start_ms") == next_slot(seek + 2 * kBus, kSlot + 10));
+}
+
 // ---- Cache hits and read-ahead ------------------------------------------------------------------
 
 TEST_CASE("cache: a full read hit is served from the buffer at the interface's rate", "[sim][cache][hit]") {
