@@ -67,12 +67,30 @@ struct InterfaceParams {
   /// disk_buffer_update_outbuffer (the buffer fills as the bus transfer proceeds). Default false:
   /// the media write starts once all the data is in.
   bool write_media_overlap = false;
+  /// "Extra write disconnect" (the HP C2247's protocol): a write-through write that follows a write
+  /// it does not continue (its first block is not where that write ended) disconnects once more
+  /// before its data: the media side waits extra_disconnect_command_ms + extra_disconnect_seek_delta_ms
+  /// instead of the command overhead; the drive disconnects after extra_disconnect_command_ms +
+  /// extra_disconnect_overhead_ms, waits extra_disconnect_inter_delay_ms and reconnects (first
+  /// reselect, data preparation) for the data; the disconnect after the data takes
+  /// extra_disconnect_second_ms and the reconnection after the media write other_reselect_ms.
+  /// DiskSim src/disksim_diskctlr.c disk_write_arrive, disk_disconnect, disk_check_bus,
+  /// disk_reconnection_or_transfer_complete (EXTRA_WRITE_DISCONNECT), with the condition of
+  /// src/disksim_diskcache.c disk_buffer_select_segment (a write after a non-sequential write; that
+  /// code is commented out in DiskSim 4.0's public source, but the C2247 trace marks exactly these
+  /// writes "Trip", three disconnects). Default false.
+  bool extra_write_disconnect = false;
+  double extra_disconnect_command_ms = 0;      ///< "Extradisc command overhead", ms, [0, 100]
+  double extra_disconnect_overhead_ms = 0;     ///< "Extradisc disconnect overhead", ms, [0, 100]
+  double extra_disconnect_inter_delay_ms = 0;  ///< "Extradisc inter-disconnect delay", ms, [0, 100]
+  double extra_disconnect_second_ms = 0;       ///< "Extradisc 2nd disconnect overhead", ms, [0, 100]
+  double extra_disconnect_seek_delta_ms = 0;   ///< "Extradisc seek delta", ms, [0, 100]
 
   /// True when any member differs from its default (the firmware's feature path is then used).
   bool active() const {
     return read_sector_ms > 0 || write_sector_ms > 0 || hold_bus_read || first_reselect_ms > 0 ||
            other_reselect_ms > 0 || read_completion_ms > 0 || write_completion_ms > 0 || data_prep_ms > 0 ||
-           write_reconnect || write_disconnect_ms > 0 || write_media_overlap;
+           write_reconnect || write_disconnect_ms > 0 || write_media_overlap || extra_write_disconnect;
   }
   Time sector_time(Op op) const { return from_ms(op == Op::Read ? read_sector_ms : write_sector_ms); }
 };

@@ -275,7 +275,15 @@ bool DiskMediaDriver::write_back(const Command& c) const {
   return c.lbn == dirty_->lbn + dirty_->blocks && dirty_->blocks + c.blocks <= features_.cache.segment_blocks;
 }
 
+bool DiskMediaDriver::extra_disconnect(const Command& c) const {
+  return features_.interface.extra_write_disconnect && !c.is_read() && !write_back(c) && previous_op_ == Op::Write &&
+         c.lbn != previous_end_;
+}
+
 Time DiskMediaDriver::command_overhead(const Command& first) {
+  const InterfaceParams& bus = features_.interface;
+  if (extra_disconnect(first))  // the media side waits for the extra disconnect's command part
+    return from_ms(bus.extra_disconnect_command_ms + bus.extra_disconnect_seek_delta_ms);
   if (!features_.overheads.enabled) return predictor_.command_overhead();
   const bool hit = first.is_read() ? cache_ && cache_->full_hit(first.lbn, first.blocks) : write_back(first);
   return features_.overheads.select(first.op, hit, previous_op_);
@@ -285,7 +293,9 @@ void DiskMediaDriver::start_feature() {
   MediaResult& r = batch_[index_];
   const Command& c = r.command;
   if (index_ > 0) services_.offset() += to_sc(command_overhead(c));  // the first one: the controller's
+  extra_ = extra_disconnect(c);  // decided before the previous command changes, as the overhead was
   previous_op_ = c.op;
+  previous_end_ = c.lbn + c.blocks;
   const PhysicalAddress target = predictor_.geometry().locate(c.lbn);
   r.log.cylinder = target.cylinder;
   r.log.head = target.head;
@@ -368,8 +378,13 @@ void DiskMediaDriver::start_write() {
   services_.write_reg(kChBufferOffset, buffer_block_, 8);
   services_.write_reg(kChCount, c.blocks, 4);
   services_.dma(c, false, std::size_t{c.blocks} * kBlockBytes, buffer_block_ * kBlockBytes);
-  data_in_ =
-      command_time_ + from_ms(features_.interface.data_prep_ms) + features_.interface.sector_time(Op::Write) * c.blocks;
+  const InterfaceParams& bus = features_.interface;
+  // With the extra disconnect, the data phase follows the disconnect, the inter-disconnect delay
+  // and the reconnection; the command time is the media side's (command + seek delta).
+  const Time extra = extra_ ? from_ms(bus.extra_disconnect_overhead_ms + bus.extra_disconnect_inter_delay_ms +
+                                      bus.first_reselect_ms - bus.extra_disconnect_seek_delta_ms)
+                            : Time{0};
+  data_in_ = command_time_ + extra + from_ms(bus.data_prep_ms) + bus.sector_time(Op::Write) * c.blocks;
   if (back) {
     if (dirty_)
       dirty_->blocks += c.blocks;
@@ -548,8 +563,9 @@ void DiskMediaDriver::feature_transfer_done() {
   const InterfaceParams& bus = features_.interface;
   if (bus.write_reconnect) {  // reconnects once the disconnect after the data has ended
     const Time now = sim_now() + to_time(services_.offset());
-    const Time free = data_in_ + from_ms(bus.write_disconnect_ms);
-    services_.offset() += to_sc((free > now ? free - now : Time{0}) + from_ms(bus.first_reselect_ms));
+    const Time free = data_in_ + from_ms(extra_ ? bus.extra_disconnect_second_ms : bus.write_disconnect_ms);
+    const Time reselect = from_ms(extra_ ? bus.other_reselect_ms : bus.first_reselect_ms);
+    services_.offset() += to_sc((free > now ? free - now : Time{0}) + reselect);
   }
   complete_feature(State::Idle);
 }

@@ -124,7 +124,10 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   /// write whose data has arrived, stop a read-ahead.
   enum class Wake : std::uint8_t { None, Deliver, ProgramWrite, Stop };
   bool write_back(const Command& c) const;  ///< the cache takes this write back
-  void start_feature();                     ///< batch_[index_], its overhead spent
+  /// InterfaceParams::extra_write_disconnect applies to `c`: a write-through write after a write
+  /// that did not end at c.lbn.
+  bool extra_disconnect(const Command& c) const;
+  void start_feature();  ///< batch_[index_], its overhead spent
   void start_read();
   void start_write();
   void start_flush();
@@ -146,6 +149,8 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   DriveFeatures features_;
   std::optional<SegmentedCache> cache_;
   Op previous_op_ = Op::Read;
+  std::uint64_t previous_end_ = 0;  ///< the block after the previous command's last
+  bool extra_ = false;              ///< batch_[index_] makes the extra write disconnect
   sc_core::sc_event timer_;
   Wake wake_ = Wake::None;
   SegmentedCache::ReadPlan read_;      ///< the read in progress

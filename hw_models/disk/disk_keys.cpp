@@ -117,6 +117,19 @@ void add_feature_keys(std::vector<ParamKey<DiskParams>>& k) {
   k.push_back(feature("interface.write_media_overlap", &F::interface, &I::write_media_overlap, 0, 1, "",
                       "a write-through write's media write starts before all its data is in, on the first pass on "
                       "which no block's data arrives after the head (DiskSim's sector-by-sector write)"));
+  k.push_back(feature("interface.extra_write_disconnect", &F::interface, &I::extra_write_disconnect, 0, 1, "",
+                      "DiskSim 'Extra write disconnect': a write-through write after a write it does not continue "
+                      "disconnects once more before its data (the interface.extra_disconnect_* times)"));
+  k.push_back(feature("interface.extra_disconnect_command_ms", &F::interface, &I::extra_disconnect_command_ms, 0, 100,
+                      "ms", "DiskSim 'Extradisc command overhead'"));
+  k.push_back(feature("interface.extra_disconnect_overhead_ms", &F::interface, &I::extra_disconnect_overhead_ms, 0, 100,
+                      "ms", "DiskSim 'Extradisc disconnect overhead'"));
+  k.push_back(feature("interface.extra_disconnect_inter_delay_ms", &F::interface, &I::extra_disconnect_inter_delay_ms,
+                      0, 100, "ms", "DiskSim 'Extradisc inter-disconnect delay'"));
+  k.push_back(feature("interface.extra_disconnect_second_ms", &F::interface, &I::extra_disconnect_second_ms, 0, 100,
+                      "ms", "DiskSim 'Extradisc 2nd disconnect overhead'"));
+  k.push_back(feature("interface.extra_disconnect_seek_delta_ms", &F::interface, &I::extra_disconnect_seek_delta_ms, 0,
+                      100, "ms", "DiskSim 'Extradisc seek delta'"));
   // Segmented cache (DiskSim disk cache parameters, docs/models/cache.md "Cache").
   {
     ParamKey<DiskParams> h = declared("cache.hp97560_published", KeyType::Boolean, 0, 1, "boolean",

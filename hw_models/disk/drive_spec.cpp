@@ -608,6 +608,12 @@ DriveFeatures DriveSpec::features() const {
   i.write_reconnect = !section_flag(interface, "never_disconnect");
   i.write_disconnect_ms = scale * section_number(overheads, "write_disconnect_ms");
   i.write_media_overlap = true;  // DiskSim writes sector by sector as the data arrives
+  i.extra_write_disconnect = section_flag(overheads, "extra_write_disconnect");
+  i.extra_disconnect_command_ms = scale * section_number(overheads, "extra_disconnect_command_ms");
+  i.extra_disconnect_overhead_ms = scale * section_number(overheads, "extra_disconnect_overhead_ms");
+  i.extra_disconnect_inter_delay_ms = scale * section_number(overheads, "extra_disconnect_inter_delay_ms");
+  i.extra_disconnect_second_ms = scale * section_number(overheads, "extra_disconnect_second_ms");
+  i.extra_disconnect_seek_delta_ms = scale * section_number(overheads, "extra_disconnect_seek_delta_ms");
   CacheParams& c = f.cache;
   c.enabled = section_flag(cache, "enable_caching");
   c.segments = section_count(cache, "segments", c.segments);

@@ -76,15 +76,18 @@ TEST_CASE("keys: the disk declares every DiskParams member a scenario sets, in t
                      "interface.read_sector_ms", "interface.write_sector_ms", "interface.hold_bus_read",
                      "interface.first_reselect_ms", "interface.other_reselect_ms", "interface.read_completion_ms",
                      "interface.write_completion_ms", "interface.data_prep_ms", "interface.write_reconnect",
-                     "interface.write_disconnect_ms", "interface.write_media_overlap", "cache.hp97560_published",
-                     "cache.enabled", "cache.segments", "cache.segment_blocks", "cache.separate_write_segment",
-                     "cache.min_read_ahead", "cache.max_read_ahead", "cache.read_ahead_over_requested",
-                     "cache.fast_write_level", "cache.read_water_mark", "cache.watermark_by_request_size",
-                     "overheads.enabled", "overheads.minimum_seek_delay_ms", "overheads.read_hit_after_read_ms",
-                     "overheads.read_hit_after_write_ms", "overheads.read_miss_after_read_ms",
-                     "overheads.read_miss_after_write_ms", "overheads.write_hit_after_read_ms",
-                     "overheads.write_hit_after_write_ms", "overheads.write_miss_after_read_ms",
-                     "overheads.write_miss_after_write_ms"});
+                     "interface.write_disconnect_ms", "interface.write_media_overlap",
+                     "interface.extra_write_disconnect", "interface.extra_disconnect_command_ms",
+                     "interface.extra_disconnect_overhead_ms", "interface.extra_disconnect_inter_delay_ms",
+                     "interface.extra_disconnect_second_ms", "interface.extra_disconnect_seek_delta_ms",
+                     "cache.hp97560_published", "cache.enabled", "cache.segments", "cache.segment_blocks",
+                     "cache.separate_write_segment", "cache.min_read_ahead", "cache.max_read_ahead",
+                     "cache.read_ahead_over_requested", "cache.fast_write_level", "cache.read_water_mark",
+                     "cache.watermark_by_request_size", "overheads.enabled", "overheads.minimum_seek_delay_ms",
+                     "overheads.read_hit_after_read_ms", "overheads.read_hit_after_write_ms",
+                     "overheads.read_miss_after_read_ms", "overheads.read_miss_after_write_ms",
+                     "overheads.write_hit_after_read_ms", "overheads.write_hit_after_write_ms",
+                     "overheads.write_miss_after_read_ms", "overheads.write_miss_after_write_ms"});
   // Every preset's value lies in its key's declared range.
   for (const DiskParams& preset : {hp97560(), disk003()}) {
     for (const ParamKey<DiskParams>& k : disk_param_keys()) {

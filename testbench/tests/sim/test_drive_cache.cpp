@@ -182,7 +182,7 @@ TEST_CASE("cache: the data preparation overhead precedes each data phase", "[sim
       block_end(m.transfer_start, 0) + 50'000'000 + 30'000'000 + 5 * std::int64_t{500'000'000};
   CHECK(csv.ps(0, "completion_ms") == read_completion(data_end, true));
   const std::int64_t command = arrival + 2 * kBus + kOverheadPs;
-  CHECK(csv.ps(1, "completion_ms") == command + 30'000'000 + 5 * 500'000'000 + 2 * kBus + kBus);
+  CHECK(csv.ps(1, "completion_ms") == command + 30'000'000 + 5 * std::int64_t{500'000'000} + 2 * kBus + kBus);
 }
 
 /// A write-through write of `blocks` at kLbn from cylinder 0 on an idle drive, its command at
@@ -217,38 +217,55 @@ TEST_CASE("cache: a write-through write reconnects after its media write", "[sim
   CHECK(csv.ps(0, "completion_ms") == block_end(m.transfer_start, 3) + kBus + 50'000'000 + 30'000'000 + kBus);
 }
 
-TEST_CASE("cache: a write-through write starts on the media while its data still crosses",
-          "[sim][cache][interface][write]") {
-  // 8 blocks at 3.15 ms a sector across the interface (data in at command + 25.2 ms, after the
-  // first pass of the first sector following the seek). Without the overlap the media write waits
-  // for all the data, then the next pass. With it, it starts on the first pass on which each block's
-  // data is in when the block before it has passed (block i in at command + (i + 1) x 3.15 ms).
+/// A write of 8 blocks at kLbn at 3.15 ms a sector across the interface (data in at command +
+/// 25.2 ms, after the first pass of the first sector following the seek): where its media write
+/// starts without the overlap (once all the data is in, the next pass) and with it (the first pass
+/// on which each block's data is in when the block before it has passed; block i is in at command
+/// + (i + 1) x 3.15 ms). A run with one or the other must start there and complete two accesses
+/// (IRQ_ACK, completion entry) after the last block.
+struct OverlapCase {
+  std::int64_t waited = 0, pass = 0;
+};
+OverlapCase overlap_case() {
   const std::int64_t command = 2 * kBus + kOverheadPs;
   const std::int64_t sector = 3'150'000'000;
   const auto in = [&](std::int64_t i) { return command + (i + 1) * sector; };
   const Miss m = write_to_klbn(command);
   REQUIRE(in(7) > m.transfer_start);
-  std::int64_t pass = m.transfer_start;  // the first pass after the seek
   const auto ahead = [&](std::int64_t p) {
     bool ok = p >= in(0);
     for (std::int64_t i = 1; i < 8; ++i) ok = ok && block_end(p, i - 1) >= in(i);
     return ok;
   };
-  while (!ahead(pass)) pass += kPeriodPs;
-  const std::int64_t waited = next_slot(in(7) + kBus, kSlot);  // the timer's transfer burst (1)
-  CHECK(pass < waited);                                        // the overlap gains on this write
-  for (bool overlap : {false, true}) {
-    TempDir dir(overlap ? "write-overlap" : "write-no-overlap");
-    const RunResult r =
-        run(dir, line_ms(0, kLbn, 8, false),
-            {"device.interface.write_sector_ms=3.15", fmt::format("device.interface.write_media_overlap={}", overlap)});
-    REQUIRE(r.checks_passed);
-    const Csv csv(dir / "out" / "requests.csv");
-    CHECK(csv.ps(0, "seek_end_ms") == m.seek_end);
-    const std::int64_t start = overlap ? pass : waited;
-    CHECK(csv.ps(0, "transfer_start_ms") == start);
-    CHECK(csv.ps(0, "completion_ms") == block_end(start, 7) + kBus + kBus);
-  }
+  OverlapCase c;
+  c.pass = m.transfer_start;  // the first pass after the seek
+  while (!ahead(c.pass)) c.pass += kPeriodPs;
+  c.waited = next_slot(in(7) + kBus, kSlot);  // the timer's transfer burst (1)
+  CHECK(c.pass < c.waited);                   // the overlap gains on this write
+  return c;
+}
+
+void check_overlap_run(bool overlap) {
+  const OverlapCase c = overlap_case();
+  TempDir dir(overlap ? "write-overlap" : "write-no-overlap");
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 8, false),
+          {"device.interface.write_sector_ms=3.15", fmt::format("device.interface.write_media_overlap={}", overlap)});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  CHECK(csv.ps(0, "seek_end_ms") == write_to_klbn(2 * kBus + kOverheadPs).seek_end);
+  const std::int64_t start = overlap ? c.pass : c.waited;
+  CHECK(csv.ps(0, "transfer_start_ms") == start);
+  CHECK(csv.ps(0, "completion_ms") == block_end(start, 7) + kBus + kBus);
+}
+
+TEST_CASE("cache: a write-through write starts on the media while its data still crosses",
+          "[sim][cache][interface][write]") {
+  check_overlap_run(true);
+}
+
+TEST_CASE("cache: without the overlap a write-through write waits for all its data", "[sim][cache][interface][write]") {
+  check_overlap_run(false);
 }
 
 TEST_CASE("cache: a write's seek lasts at least the minimum seek delay", "[sim][cache][write]") {
@@ -269,6 +286,38 @@ TEST_CASE("cache: a write's seek lasts at least the minimum seek delay", "[sim][
   CHECK(csv.ps(1, "seek_start_ms") == seek);
   CHECK(csv.ps(1, "seek_end_ms") == seek);
   CHECK(csv.ps(1, "transfer_start_ms") == next_slot(seek + 2 * kBus, kSlot + 10));
+}
+
+TEST_CASE("cache: a write after a write it does not continue makes the extra disconnect", "[sim][cache][write]") {
+  // Three 4-block writes on kLbn's track: the first after no write (the preset's 2.2 ms overhead),
+  // the second 20 blocks further (not where the first ended: the extra disconnect), the third
+  // where the second ended (no extra disconnect). The second's media side waits command 0.6 +
+  // seek delta 0.2 ms; its data crosses after disconnect 0.05 + inter-disconnect 0.4 + first
+  // reselect 0.15 ms from the arrival's command part, i.e. 0.4 ms after its command time, 4 x 0.1
+  // ms; its seek (none: same track) waits for it; after the media write it reconnects with the
+  // other reselect (0.02 ms; its 2nd disconnect, 0.03 ms after the data, has ended).
+  TempDir dir("extra-disconnect");
+  const std::int64_t a2 = 100 * kMs, a3 = 200 * kMs;
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 4, false) + line_ms(a2, kLbn + 20, 4, false) + line_ms(a3, kLbn + 24, 4, false),
+          {"device.interface.write_sector_ms=0.1", "device.interface.write_reconnect=true",
+           "device.interface.first_reselect_ms=0.15", "device.interface.other_reselect_ms=0.02",
+           "device.interface.extra_write_disconnect=true", "device.interface.extra_disconnect_command_ms=0.6",
+           "device.interface.extra_disconnect_seek_delta_ms=0.2", "device.interface.extra_disconnect_overhead_ms=0.05",
+           "device.interface.extra_disconnect_inter_delay_ms=0.4", "device.interface.extra_disconnect_second_ms=0.03"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 3);
+  CHECK(csv.ps(0, "seek_start_ms") == write_to_klbn(2 * kBus + kOverheadPs).seek_start);
+  const std::int64_t command2 = a2 + 2 * kBus + 800'000'000;
+  const std::int64_t data_in2 = command2 + 400'000'000 + 4 * 100'000'000;
+  CHECK(csv.ps(1, "seek_start_ms") == command2 + 5 * kBus);
+  CHECK(csv.ps(1, "seek_end_ms") == command2 + 5 * kBus);
+  const std::int64_t start2 = next_slot(data_in2 + kBus, kSlot + 20);  // the timer's transfer burst (1)
+  const std::int64_t end2 = start2 + slot_start(kSlot + 24) - slot_start(kSlot + 20);
+  CHECK(csv.ps(1, "transfer_start_ms") == start2);
+  CHECK(csv.ps(1, "completion_ms") == end2 + kBus + 20'000'000 + kBus);
+  CHECK(csv.ps(2, "seek_start_ms") == a3 + 2 * kBus + kOverheadPs + 5 * kBus);
 }
 
 // ---- Cache hits and read-ahead ------------------------------------------------------------------
