@@ -125,6 +125,13 @@ class DiskPredictor final : public Predictor {
                      Time{0}, on_block);
   }
 
+  /// When the first sector of `lbn` is next under the head from `start` (the heads on its track):
+  /// start + rotational_wait() (tlm_bus/param_page.h). Throws std::out_of_range past the capacity.
+  Time next_pass(std::uint64_t lbn, Time start) const {
+    const PhysicalAddress a = locate(lbn);
+    return start + rotational_wait(start, phase_origin_, rotation_period_, a.slot, a.sectors_per_track);
+  }
+
   /// Slots of the locate() memo (a power of two).
   static constexpr unsigned kLocateCacheBits = 13;
   static constexpr std::size_t kLocateCacheEntries = std::size_t{1} << kLocateCacheBits;

@@ -7,6 +7,7 @@
 // latency, no cache, one command overhead device.command_overhead_ms). docs/models/cache.md.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "tlm_bus/command.h"
@@ -40,11 +41,56 @@ struct InterfaceParams {
   /// "Write completion overhead", ms, [0, 100]: from the write's data on the media (or, with
   /// write-back, in the buffer) to the completion. Default 0.
   double write_completion_ms = 0;
+  /// "Data preparation overhead", ms, [0, 100]: before each data phase that moves data (a read
+  /// hit's or a write's after the command overhead, each reconnection of a read miss after its
+  /// reselect overhead). DiskSim 4.0 src/disksim_diskctlr.c disk_read_arrive, disk_write_arrive
+  /// and disk_check_bus (added to the delay when the transfer moves blocks); disk.modspec "Data
+  /// preparation overhead": "additional processing overhead ... before a data transfer". Default 0.
+  double data_prep_ms = 0;
+  /// A write-through write disconnects once its data is in the buffer and reconnects when its data
+  /// is on the media, paying first_reselect_ms before its completion overhead (true: DiskSim's
+  /// "Never disconnect" = 0; src/disksim_diskctlr.c disk_buffer_transfer_size, which disconnects a
+  /// NO_FASTWRITE write after its data, and disk_check_bus, which reconnects with the first
+  /// reselect overhead when disk_buffer_request_complete finds the write on the media). Default
+  /// false: the write stays connected and completes when its data is on the media.
+  bool write_reconnect = false;
+  /// "Write disconnect overhead", ms, [0, 100]: with write_reconnect, the disconnect after a write's
+  /// data; the reconnection starts no earlier than its end (DiskSim disk_reconnection_or_transfer_
+  /// complete sends the disconnect with this delay). Default 0.
+  double write_disconnect_ms = 0;
+  /// A write-through write's media write starts before all its data is in: a block is written when
+  /// it comes under the head if its data has crossed the interface by then (the block before it has
+  /// passed), else the head waits a revolution. The firmware starts the media write on the first
+  /// pass of the write's first sector on which no block would be missed (the same end time when at
+  /// most one block is missed). DiskSim 4.0 src/disksim_diskctlr.c disk_buffer_sector_done (a
+  /// write's sector is written when disk_buffer_block_available, else it passes) and
+  /// disk_buffer_update_outbuffer (the buffer fills as the bus transfer proceeds). Default false:
+  /// the media write starts once all the data is in.
+  bool write_media_overlap = false;
+  /// "Extra write disconnect" (the HP C2247's protocol): a write-through write that follows a write
+  /// it does not continue (its first block is not where that write ended) disconnects once more
+  /// before its data: the media side waits extra_disconnect_command_ms + extra_disconnect_seek_delta_ms
+  /// instead of the command overhead; the drive disconnects after extra_disconnect_command_ms +
+  /// extra_disconnect_overhead_ms, waits extra_disconnect_inter_delay_ms and reconnects (first
+  /// reselect, data preparation) for the data; the disconnect after the data takes
+  /// extra_disconnect_second_ms and the reconnection after the media write other_reselect_ms.
+  /// DiskSim src/disksim_diskctlr.c disk_write_arrive, disk_disconnect, disk_check_bus,
+  /// disk_reconnection_or_transfer_complete (EXTRA_WRITE_DISCONNECT), with the condition of
+  /// src/disksim_diskcache.c disk_buffer_select_segment (a write after a non-sequential write; that
+  /// code is commented out in DiskSim 4.0's public source, but the C2247 trace marks exactly these
+  /// writes "Trip", three disconnects). Default false.
+  bool extra_write_disconnect = false;
+  double extra_disconnect_command_ms = 0;      ///< "Extradisc command overhead", ms, [0, 100]
+  double extra_disconnect_overhead_ms = 0;     ///< "Extradisc disconnect overhead", ms, [0, 100]
+  double extra_disconnect_inter_delay_ms = 0;  ///< "Extradisc inter-disconnect delay", ms, [0, 100]
+  double extra_disconnect_second_ms = 0;       ///< "Extradisc 2nd disconnect overhead", ms, [0, 100]
+  double extra_disconnect_seek_delta_ms = 0;   ///< "Extradisc seek delta", ms, [0, 100]
 
   /// True when any member differs from its default (the firmware's feature path is then used).
   bool active() const {
     return read_sector_ms > 0 || write_sector_ms > 0 || hold_bus_read || first_reselect_ms > 0 ||
-           other_reselect_ms > 0 || read_completion_ms > 0 || write_completion_ms > 0;
+           other_reselect_ms > 0 || read_completion_ms > 0 || write_completion_ms > 0 || data_prep_ms > 0 ||
+           write_reconnect || write_disconnect_ms > 0 || write_media_overlap || extra_write_disconnect;
   }
   Time sector_time(Op op) const { return from_ms(op == Op::Read ? read_sector_ms : write_sector_ms); }
 };
@@ -82,6 +128,27 @@ struct CacheParams {
   /// drive has nothing else to do, or before a read that needs the media. Needs `enabled`.
   /// Default 0.
   std::uint32_t fast_write_level = 0;
+  /// "High (read) water mark", in [0, 1]: a read miss's data phase starts (the drive reconnects to
+  /// the host) once read_watermark() of the request's blocks are in the buffer, or all of them are;
+  /// a data phase that ran dry (without InterfaceParams::hold_bus_read) reconnects the same way,
+  /// once that many more blocks are in. Used on the feature path, with or without `enabled`.
+  /// DiskSim 4.0 src/disksim_diskcache.c disk_buffer_set_segment (the watermark) and
+  /// src/disksim_diskctlr.c disk_request_needs_bus (the reconnection test); disk.modspec: "the disk
+  /// may disconnect from the bus until additional data are read from the disk media. When the
+  /// amount of available data in the cache reaches the high water mark, the disk attempts to
+  /// reconnect". Default 0: one block, the behaviour without a watermark.
+  double read_water_mark = 0;
+  /// "Set watermark by reqsize": true: read_water_mark is a fraction of the request (at most a
+  /// segment); false: of a segment (disk.modspec). Default false.
+  bool watermark_by_request_size = false;
+  /// The read watermark in blocks for a read of `blocks`, at least 1: floor(min(segment_blocks,
+  /// blocks) x read_water_mark) by request size, else segment_blocks x read_water_mark rounded up
+  /// (DiskSim's two formulas in disk_buffer_set_segment).
+  std::uint32_t read_watermark(std::uint32_t blocks) const {
+    const double base = watermark_by_request_size ? std::min(segment_blocks, blocks) : segment_blocks;
+    const double w = watermark_by_request_size ? base * read_water_mark : base * read_water_mark + 0.9999999999;
+    return std::max<std::uint32_t>(1, static_cast<std::uint32_t>(w));
+  }
 };
 
 /// The firmware's command overhead, selected by the command's direction, whether the cache
@@ -100,6 +167,14 @@ struct OverheadParams {
   double write_hit_after_write_ms = 0;   ///< "Write hit over. after write", [0, 1000]
   double write_miss_after_read_ms = 0;   ///< "Write miss over. after read", [0, 1000]
   double write_miss_after_write_ms = 0;  ///< "Write miss over. after write", [0, 1000]
+  /// "Minimum seek delay", ms, [0, 1000]: a media write's positioning (a write-through write's or a
+  /// write-back flush's seek, write settle included) takes at least this long; a shorter seek
+  /// starts later by the difference. Independent of `enabled`, on the feature path. DiskSim 4.0
+  /// src/disksim_diskctlr.c disk_check_hda_pending (mintime for a write that does not append to a
+  /// write in progress) and disk_initiate_seek (seg->time += mintime - seektime); disk.modspec
+  /// "Minimum seek delay": "the minimum media access delay for a nonsequential write request".
+  /// Default 0.
+  double minimum_seek_delay_ms = 0;
 
   /// The overhead of an `op` command that is a cache hit or not, after a `previous` command.
   Time select(Op op, bool hit, Op previous) const {

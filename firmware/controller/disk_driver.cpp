@@ -275,7 +275,15 @@ bool DiskMediaDriver::write_back(const Command& c) const {
   return c.lbn == dirty_->lbn + dirty_->blocks && dirty_->blocks + c.blocks <= features_.cache.segment_blocks;
 }
 
+bool DiskMediaDriver::extra_disconnect(const Command& c) const {
+  return features_.interface.extra_write_disconnect && !c.is_read() && !write_back(c) && previous_op_ == Op::Write &&
+         c.lbn != previous_end_;
+}
+
 Time DiskMediaDriver::command_overhead(const Command& first) {
+  const InterfaceParams& bus = features_.interface;
+  if (extra_disconnect(first))  // the media side waits for the extra disconnect's command part
+    return from_ms(bus.extra_disconnect_command_ms + bus.extra_disconnect_seek_delta_ms);
   if (!features_.overheads.enabled) return predictor_.command_overhead();
   const bool hit = first.is_read() ? cache_ && cache_->full_hit(first.lbn, first.blocks) : write_back(first);
   return features_.overheads.select(first.op, hit, previous_op_);
@@ -285,7 +293,9 @@ void DiskMediaDriver::start_feature() {
   MediaResult& r = batch_[index_];
   const Command& c = r.command;
   if (index_ > 0) services_.offset() += to_sc(command_overhead(c));  // the first one: the controller's
+  extra_ = extra_disconnect(c);  // decided before the previous command changes, as the overhead was
   previous_op_ = c.op;
+  previous_end_ = c.lbn + c.blocks;
   const PhysicalAddress target = predictor_.geometry().locate(c.lbn);
   r.log.cylinder = target.cylinder;
   r.log.head = target.head;
@@ -299,6 +309,11 @@ void DiskMediaDriver::start_feature() {
 
 void DiskMediaDriver::seek_to(std::uint64_t lbn, const Command* c) {
   const PhysicalAddress target = predictor_.geometry().locate(lbn);
+  const Time least = from_ms(features_.overheads.minimum_seek_delay_ms);
+  if (least > Time{0} && (flushing_ || (c && !c->is_read()))) {  // a media write's seek lasts at least this
+    const Time seek = predictor_.seek_time(head_, target.cylinder, target.head, Op::Write);
+    if (seek < least) services_.offset() += to_sc(least - seek);
+  }
   set_state(flushing_ ? State::Flushing : State::Seeking);
   disk_regs::SeekBurst seek{target.cylinder, target.head, disk_regs::actuator::kCmdSeek};
   services_.bus_access(tlm::TLM_WRITE_COMMAND, kActTargetCyl, &seek, sizeof seek, c);
@@ -327,7 +342,8 @@ void DiskMediaDriver::start_read() {
     r.log.transfer_start_ps = r.log.transfer_end_ps = command_time_.count();
     r.log.seek_distance = 0;
     set_state(State::Delivering);
-    wake_at(Wake::Deliver, command_time_ + features_.interface.sector_time(Op::Read) * c.blocks);
+    wake_at(Wake::Deliver, command_time_ + from_ms(features_.interface.data_prep_ms) +
+                               features_.interface.sector_time(Op::Read) * c.blocks);
     return;
   }
   media_done_ = false;
@@ -362,7 +378,13 @@ void DiskMediaDriver::start_write() {
   services_.write_reg(kChBufferOffset, buffer_block_, 8);
   services_.write_reg(kChCount, c.blocks, 4);
   services_.dma(c, false, std::size_t{c.blocks} * kBlockBytes, buffer_block_ * kBlockBytes);
-  data_in_ = command_time_ + features_.interface.sector_time(Op::Write) * c.blocks;
+  const InterfaceParams& bus = features_.interface;
+  // With the extra disconnect, the data phase follows the disconnect, the inter-disconnect delay
+  // and the reconnection; the command time is the media side's (command + seek delta).
+  const Time extra = extra_ ? from_ms(bus.extra_disconnect_overhead_ms + bus.extra_disconnect_inter_delay_ms +
+                                      bus.first_reselect_ms - bus.extra_disconnect_seek_delta_ms)
+                            : Time{0};
+  data_in_ = command_time_ + extra + from_ms(bus.data_prep_ms) + bus.sector_time(Op::Write) * c.blocks;
   if (back) {
     if (dirty_)
       dirty_->blocks += c.blocks;
@@ -409,10 +431,37 @@ void DiskMediaDriver::feature_seek_done() {
   const Time now = sim_now() + to_time(services_.offset());
   if (!flushing_ && !batch_[index_].command.is_read() && data_in_ > now) {
     set_state(State::Transferring);
+    if (features_.interface.write_media_overlap) {  // the first pass on which the data stays ahead
+      const Time at = overlapped_write_start(batch_[index_].command, now);
+      if (at <= now) {
+        program_transfer();
+        return;
+      }
+      wake_at(Wake::ProgramWrite, at);
+      return;
+    }
     wake_at(Wake::ProgramWrite, data_in_);  // the media write waits for the data
     return;
   }
   program_transfer();
+}
+
+Time DiskMediaDriver::overlapped_write_start(const Command& c, Time now) const {
+  // Block i of the write is in the buffer at data_in_ - (blocks - 1 - i) sector times.
+  const Time b = features_.interface.sector_time(Op::Write);
+  const auto in = [&](std::uint64_t i) { return data_in_ - b * static_cast<std::int64_t>(c.blocks - 1 - i); };
+  const Time period = predictor_.rotation_period();
+  const Time first = predictor_.next_pass(c.lbn, now + bus_access_time_);  // the channel starts after its burst
+  Time pass = first;
+  while (pass < data_in_) {
+    bool ahead = pass >= in(0);  // each block's data in by the time the block before it has passed
+    predictor_.block_ends(c.lbn, c.blocks - 1, pass,
+                          [&](std::uint64_t i, Time end) { ahead = ahead && end >= in(i + 1); });
+    if (ahead) break;
+    pass += period;
+  }
+  // Programmed within the revolution before the pass, the channel starts on it.
+  return pass == first ? now : pass - period / 2;
 }
 
 void DiskMediaDriver::program_transfer() {
@@ -437,18 +486,24 @@ void DiskMediaDriver::program_transfer() {
   media_start_ = Time{static_cast<std::int64_t>(times[0])};
   // The data phase: the hit blocks from the command's time, then each media block once it has
   // passed under the head, one interface sector time each.
+  // A (re)connection waits for the read watermark: that many blocks in the buffer, or the rest.
   const InterfaceParams& bus = features_.interface;
   const Time b = bus.sector_time(Op::Read);
-  Time e = command_time_ + b * read_.hit_blocks;
-  Time requested_end{0};
-  predictor_.block_ends(read_.media_lbn, read_.requested_media_blocks, media_start_, [&](std::uint64_t i, Time ready) {
+  ready_.clear();
+  predictor_.block_ends(read_.media_lbn, read_.requested_media_blocks, media_start_,
+                        [&](std::uint64_t, Time ready) { ready_.push_back(ready); });
+  const std::size_t water = features_.cache.read_watermark(c.blocks);
+  const auto refill = [&](std::size_t i) { return ready_[std::min(i + water - 1, ready_.size() - 1)]; };
+  const Time prep = from_ms(bus.data_prep_ms);  // before each data phase
+  Time e = command_time_ + prep + b * read_.hit_blocks;
+  for (std::size_t i = 0; i < ready_.size(); ++i) {
     if (i == 0 && read_.hit_blocks == 0)
-      e = std::max(e, ready + from_ms(bus.first_reselect_ms));  // reconnects after the seek
-    else if (ready > e)
-      e = bus.hold_bus_read ? ready : ready + from_ms(bus.other_reselect_ms);  // waits, or disconnects
+      e = std::max(e, refill(0) + from_ms(bus.first_reselect_ms) + prep);  // reconnects after the seek
+    else if (ready_[i] > e)
+      e = bus.hold_bus_read ? ready_[i] : refill(i) + from_ms(bus.other_reselect_ms) + prep;  // waits, or disconnects
     e += b;
-    requested_end = ready;
-  });
+  }
+  const Time requested_end = ready_.empty() ? Time{0} : ready_.back();
   MediaResult& r = batch_[index_];
   r.log.transfer_start_ps = media_start_.count();
   r.log.transfer_end_ps = requested_end.count();
@@ -505,6 +560,13 @@ void DiskMediaDriver::feature_transfer_done() {
   r.log.transfer_end_ps = static_cast<decltype(r.log.transfer_end_ps)>(done.transfer_end_ps);
   const PhysicalAddress last = predictor_.geometry().locate(r.command.lbn + r.command.blocks - 1);
   head_ = {last.cylinder, last.head};
+  const InterfaceParams& bus = features_.interface;
+  if (bus.write_reconnect) {  // reconnects once the disconnect after the data has ended
+    const Time now = sim_now() + to_time(services_.offset());
+    const Time free = data_in_ + from_ms(extra_ ? bus.extra_disconnect_second_ms : bus.write_disconnect_ms);
+    const Time reselect = from_ms(extra_ ? bus.other_reselect_ms : bus.first_reselect_ms);
+    services_.offset() += to_sc((free > now ? free - now : Time{0}) + reselect);
+  }
   complete_feature(State::Idle);
 }
 

@@ -124,12 +124,18 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   /// write whose data has arrived, stop a read-ahead.
   enum class Wake : std::uint8_t { None, Deliver, ProgramWrite, Stop };
   bool write_back(const Command& c) const;  ///< the cache takes this write back
-  void start_feature();                     ///< batch_[index_], its overhead spent
+  /// InterfaceParams::extra_write_disconnect applies to `c`: a write-through write after a write
+  /// that did not end at c.lbn.
+  bool extra_disconnect(const Command& c) const;
+  void start_feature();  ///< batch_[index_], its overhead spent
   void start_read();
   void start_write();
   void start_flush();
   void seek_to(std::uint64_t lbn, const Command* c);
   void program_transfer();  ///< the channel burst for the command (or the flush) after its seek
+  /// InterfaceParams::write_media_overlap: when to program the media write of `c`, its seek done at
+  /// `now` and its data still crossing the interface (`now`: at once).
+  Time overlapped_write_start(const Command& c, Time now) const;
   void feature_seek_done();
   void feature_transfer_done();
   void on_timer();
@@ -143,6 +149,8 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   DriveFeatures features_;
   std::optional<SegmentedCache> cache_;
   Op previous_op_ = Op::Read;
+  std::uint64_t previous_end_ = 0;  ///< the block after the previous command's last
+  bool extra_ = false;              ///< batch_[index_] makes the extra write disconnect
   sc_core::sc_event timer_;
   Wake wake_ = Wake::None;
   SegmentedCache::ReadPlan read_;      ///< the read in progress
@@ -150,6 +158,7 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   Time command_time_{0};               ///< the command's start, after its overhead
   Time data_in_{0};                    ///< a write's data is in the buffer
   Time media_start_{0};                ///< the media read's first sector under the head
+  std::vector<Time> ready_;            ///< when each requested media block is in the buffer
   bool media_done_ = false;            ///< the media read (with its read-ahead) has ended
   bool flushing_ = false;              ///< the media access in progress is a write-back flush
   bool continue_after_flush_ = false;  ///< batch_[index_] waits for the flush

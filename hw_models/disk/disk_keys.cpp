@@ -105,6 +105,31 @@ void add_feature_keys(std::vector<ParamKey<DiskParams>>& k) {
   k.push_back(feature("interface.write_completion_ms", &F::interface, &I::write_completion_ms, 0, 100, "ms",
                       "DiskSim 'Write completion overhead': data on the media (write-back: in the buffer) to "
                       "completion"));
+  k.push_back(feature("interface.data_prep_ms", &F::interface, &I::data_prep_ms, 0, 100, "ms",
+                      "DiskSim 'Data preparation overhead': before each data phase that moves data (a hit's, a "
+                      "write's, each reconnection of a read miss)"));
+  k.push_back(feature("interface.write_reconnect", &F::interface, &I::write_reconnect, 0, 1, "",
+                      "a write-through write disconnects once its data is in and reconnects (paying "
+                      "interface.first_reselect_ms) when it is on the media (DiskSim 'Never disconnect' = 0)"));
+  k.push_back(feature("interface.write_disconnect_ms", &F::interface, &I::write_disconnect_ms, 0, 100, "ms",
+                      "DiskSim 'Write disconnect overhead': the disconnect after a write's data (with "
+                      "interface.write_reconnect)"));
+  k.push_back(feature("interface.write_media_overlap", &F::interface, &I::write_media_overlap, 0, 1, "",
+                      "a write-through write's media write starts before all its data is in, on the first pass on "
+                      "which no block's data arrives after the head (DiskSim's sector-by-sector write)"));
+  k.push_back(feature("interface.extra_write_disconnect", &F::interface, &I::extra_write_disconnect, 0, 1, "",
+                      "DiskSim 'Extra write disconnect': a write-through write after a write it does not continue "
+                      "disconnects once more before its data (the interface.extra_disconnect_* times)"));
+  k.push_back(feature("interface.extra_disconnect_command_ms", &F::interface, &I::extra_disconnect_command_ms, 0, 100,
+                      "ms", "DiskSim 'Extradisc command overhead'"));
+  k.push_back(feature("interface.extra_disconnect_overhead_ms", &F::interface, &I::extra_disconnect_overhead_ms, 0, 100,
+                      "ms", "DiskSim 'Extradisc disconnect overhead'"));
+  k.push_back(feature("interface.extra_disconnect_inter_delay_ms", &F::interface, &I::extra_disconnect_inter_delay_ms,
+                      0, 100, "ms", "DiskSim 'Extradisc inter-disconnect delay'"));
+  k.push_back(feature("interface.extra_disconnect_second_ms", &F::interface, &I::extra_disconnect_second_ms, 0, 100,
+                      "ms", "DiskSim 'Extradisc 2nd disconnect overhead'"));
+  k.push_back(feature("interface.extra_disconnect_seek_delta_ms", &F::interface, &I::extra_disconnect_seek_delta_ms, 0,
+                      100, "ms", "DiskSim 'Extradisc seek delta'"));
   // Segmented cache (DiskSim disk cache parameters, docs/models/cache.md "Cache").
   {
     ParamKey<DiskParams> h = declared("cache.hp97560_published", KeyType::Boolean, 0, 1, "boolean",
@@ -135,9 +160,18 @@ void add_feature_keys(std::vector<ParamKey<DiskParams>>& k) {
   k.push_back(feature("cache.fast_write_level", &F::cache, &C::fast_write_level, 0, 2, "level",
                       "DiskSim 'Fast write level': 0 write-through, 1 limited write-back (appends only), 2 full "
                       "write-back; needs device.cache.enabled"));
+  k.push_back(feature("cache.read_water_mark", &F::cache, &C::read_water_mark, 0, 1, "fraction",
+                      "DiskSim 'High (read) water mark': a read miss's data phase (re)connects once this fraction "
+                      "of the request (cache.watermark_by_request_size) or of a segment is in the buffer (0: one "
+                      "block)"));
+  k.push_back(feature("cache.watermark_by_request_size", &F::cache, &C::watermark_by_request_size, 0, 1, "",
+                      "DiskSim 'Set watermark by reqsize': cache.read_water_mark is a fraction of the request "
+                      "(false: of a segment)"));
   // Overheads by read/write x hit/miss x previous command (DiskSim "... over. after ...").
   k.push_back(feature("overheads.enabled", &F::overheads, &O::enabled, 0, 1, "",
                       "true: the 8 device.overheads values replace device.command_overhead_ms"));
+  k.push_back(feature("overheads.minimum_seek_delay_ms", &F::overheads, &O::minimum_seek_delay_ms, 0, 1000, "ms",
+                      "DiskSim 'Minimum seek delay': a media write's seek takes at least this long"));
   k.push_back(feature("overheads.read_hit_after_read_ms", &F::overheads, &O::read_hit_after_read_ms, 0, 1000, "ms",
                       "DiskSim 'Read hit over. after read'"));
   k.push_back(feature("overheads.read_hit_after_write_ms", &F::overheads, &O::read_hit_after_write_ms, 0, 1000, "ms",

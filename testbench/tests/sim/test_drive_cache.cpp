@@ -122,6 +122,204 @@ TEST_CASE("cache: without holding the bus a media-paced read pays a reselect per
   CHECK(csv.ps(0, "completion_ms") == read_completion(block_end(m.transfer_start, 4) + 20'000'000 + 100'000'000, true));
 }
 
+TEST_CASE("cache: a read miss's data phase waits for the high water mark", "[sim][cache][interface][watermark]") {
+  // As "an interface slower than the media ...", with a watermark of half the request (8 blocks:
+  // 4): the drive reconnects once block 3 is in the buffer, not block 0. The media (0.208 ms a
+  // sector) stays ahead of the 0.5 ms interface from there on.
+  TempDir dir("if-watermark");
+  const RunResult r = run(dir, line_ms(0, kLbn, 8, true),
+                          {"device.interface.read_sector_ms=0.5", "device.interface.first_reselect_ms=0.05",
+                           "device.cache.read_water_mark=0.5", "device.cache.watermark_by_request_size=true"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  const std::int64_t connect = block_end(m.transfer_start, 3) + 50'000'000;
+  for (std::int64_t j = 4; j < 8; ++j) CHECK(block_end(m.transfer_start, j) <= connect + j * 500'000'000);
+  CHECK(csv.ps(0, "transfer_end_ms") == block_end(m.transfer_start, 7));
+  CHECK(csv.ps(0, "completion_ms") == read_completion(connect + 8 * std::int64_t{500'000'000}, true));
+}
+
+TEST_CASE("cache: a data phase that ran dry reconnects at the watermark of a segment",
+          "[sim][cache][interface][watermark]") {
+  // 8 blocks, a 0.1 ms interface (faster than the media) without holding the bus, a watermark of
+  // a quarter of an 8-block segment (2 blocks). Connect once blocks 0-1 are in (+ first reselect
+  // 0.05): 0-2 cross; block 3 is not in yet: disconnect, reconnect once 3-4 are in (+ other
+  // reselect 0.02): 3-5 cross; block 6 is not in: reconnect once 6-7 are in, both cross.
+  TempDir dir("if-watermark-dry");
+  const RunResult r = run(dir, line_ms(0, kLbn, 8, true),
+                          {"device.interface.read_sector_ms=0.1", "device.interface.first_reselect_ms=0.05",
+                           "device.interface.other_reselect_ms=0.02", "device.cache.segment_blocks=8",
+                           "device.cache.read_water_mark=0.25"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  const auto ready = [&](std::int64_t j) { return block_end(m.transfer_start, j); };
+  const std::int64_t first = ready(1) + 50'000'000;  // blocks 0..2 cross from here
+  CHECK(ready(2) <= first + 200'000'000);
+  CHECK(ready(3) > first + 300'000'000);
+  const std::int64_t second = ready(4) + 20'000'000;  // blocks 3..5
+  CHECK(ready(5) <= second + 200'000'000);
+  CHECK(ready(6) > second + 300'000'000);
+  const std::int64_t third = ready(7) + 20'000'000;  // blocks 6..7
+  CHECK(csv.ps(0, "completion_ms") == read_completion(third + 200'000'000, true));
+}
+
+TEST_CASE("cache: the data preparation overhead precedes each data phase", "[sim][cache][interface]") {
+  // The read of "an interface slower than the media ..." with 0.03 ms of data preparation after
+  // the first reselect; then the same 5 blocks 100 ms later as a full hit (one segment): the
+  // preparation follows the command overhead, then 5 x 0.5 ms.
+  TempDir dir("if-prep");
+  const std::int64_t arrival = 100 * kMs;
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 5, true) + line_ms(arrival, kLbn, 5, true),
+          {"device.interface.read_sector_ms=0.5", "device.interface.first_reselect_ms=0.05",
+           "device.interface.data_prep_ms=0.03", "device.cache.enabled=true", "device.cache.segments=1"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  const std::int64_t data_end =
+      block_end(m.transfer_start, 0) + 50'000'000 + 30'000'000 + 5 * std::int64_t{500'000'000};
+  CHECK(csv.ps(0, "completion_ms") == read_completion(data_end, true));
+  const std::int64_t command = arrival + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(1, "completion_ms") == command + 30'000'000 + 5 * std::int64_t{500'000'000} + 2 * kBus + kBus);
+}
+
+/// A write-through write of `blocks` at kLbn from cylinder 0 on an idle drive, its command at
+/// `command`: BUFFER_OFFSET, COUNT and the data DMA (4 accesses) and the seek burst (1); after the
+/// seek the IRQ_ACK and transfer bursts (2) when the data is in by then.
+Miss write_to_klbn(std::int64_t command) {
+  Miss m{};
+  m.seek_start = command + 5 * kBus;
+  m.seek_end = m.seek_start + kSeek700;
+  m.transfer_start = next_slot(m.seek_end + 2 * kBus, kSlot);
+  return m;
+}
+
+TEST_CASE("cache: a write-through write reconnects after its media write", "[sim][cache][interface][write]") {
+  // 4 blocks, 0.1 ms a sector across the interface (in long before the seek ends), then the media
+  // write; the transfer-done handler's IRQ_ACK (1), the first reselect (0.05 ms) to reconnect,
+  // the write completion overhead (0.03 ms), the completion entry (1). The disconnect after the
+  // data (0.02 ms) ended long before.
+  TempDir dir("write-reconnect");
+  const RunResult r = run(dir, line_ms(0, kLbn, 4, false),
+                          {"device.interface.write_sector_ms=0.1", "device.interface.first_reselect_ms=0.05",
+                           "device.interface.write_completion_ms=0.03", "device.interface.write_reconnect=true",
+                           "device.interface.write_disconnect_ms=0.02"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  const std::int64_t command = 2 * kBus + kOverheadPs;
+  const Miss m = write_to_klbn(command);
+  CHECK(csv.ps(0, "seek_start_ms") == m.seek_start);
+  CHECK(csv.ps(0, "transfer_start_ms") == m.transfer_start);
+  CHECK(csv.ps(0, "transfer_end_ms") == block_end(m.transfer_start, 3));
+  CHECK(command + 4 * 100'000'000 + 20'000'000 < block_end(m.transfer_start, 3));
+  CHECK(csv.ps(0, "completion_ms") == block_end(m.transfer_start, 3) + kBus + 50'000'000 + 30'000'000 + kBus);
+}
+
+/// A write of 8 blocks at kLbn at 3.15 ms a sector across the interface (data in at command +
+/// 25.2 ms, after the first pass of the first sector following the seek): where its media write
+/// starts without the overlap (once all the data is in, the next pass) and with it (the first pass
+/// on which each block's data is in when the block before it has passed; block i is in at command
+/// + (i + 1) x 3.15 ms). A run with one or the other must start there and complete two accesses
+/// (IRQ_ACK, completion entry) after the last block.
+struct OverlapCase {
+  std::int64_t waited = 0, pass = 0;
+};
+OverlapCase overlap_case() {
+  const std::int64_t command = 2 * kBus + kOverheadPs;
+  const std::int64_t sector = 3'150'000'000;
+  const auto in = [&](std::int64_t i) { return command + (i + 1) * sector; };
+  const Miss m = write_to_klbn(command);
+  REQUIRE(in(7) > m.transfer_start);
+  const auto ahead = [&](std::int64_t p) {
+    bool ok = p >= in(0);
+    for (std::int64_t i = 1; i < 8; ++i) ok = ok && block_end(p, i - 1) >= in(i);
+    return ok;
+  };
+  OverlapCase c;
+  c.pass = m.transfer_start;  // the first pass after the seek
+  while (!ahead(c.pass)) c.pass += kPeriodPs;
+  c.waited = next_slot(in(7) + kBus, kSlot);  // the timer's transfer burst (1)
+  CHECK(c.pass < c.waited);                   // the overlap gains on this write
+  return c;
+}
+
+void check_overlap_run(bool overlap) {
+  const OverlapCase c = overlap_case();
+  TempDir dir(overlap ? "write-overlap" : "write-no-overlap");
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 8, false),
+          {"device.interface.write_sector_ms=3.15", fmt::format("device.interface.write_media_overlap={}", overlap)});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  CHECK(csv.ps(0, "seek_end_ms") == write_to_klbn(2 * kBus + kOverheadPs).seek_end);
+  const std::int64_t start = overlap ? c.pass : c.waited;
+  CHECK(csv.ps(0, "transfer_start_ms") == start);
+  CHECK(csv.ps(0, "completion_ms") == block_end(start, 7) + kBus + kBus);
+}
+
+TEST_CASE("cache: a write-through write starts on the media while its data still crosses",
+          "[sim][cache][interface][write]") {
+  check_overlap_run(true);
+}
+
+TEST_CASE("cache: without the overlap a write-through write waits for all its data", "[sim][cache][interface][write]") {
+  check_overlap_run(false);
+}
+
+TEST_CASE("cache: a write's seek lasts at least the minimum seek delay", "[sim][cache][write]") {
+  // A read of kLbn leaves the heads on its track; a write to the same track 100 ms later needs no
+  // seek, so its seek burst (after BUFFER_OFFSET, COUNT and the data DMA: 4 accesses) is issued
+  // 0.6 ms later: the seek starts and ends then. A read's seek is not delayed.
+  TempDir dir("min-seek");
+  const std::int64_t arrival = 100 * kMs;
+  const RunResult r = run(dir, line_ms(0, kLbn, 1, true) + line_ms(arrival, kLbn + 10, 1, false),
+                          {"device.interface.write_sector_ms=0.1", "device.overheads.minimum_seek_delay_ms=0.6"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  CHECK(csv.ps(0, "seek_start_ms") == miss_to_klbn(2 * kBus, kOverheadPs).seek_start);
+  const std::int64_t command = arrival + 2 * kBus + kOverheadPs;
+  const std::int64_t seek = command + 5 * kBus + 600'000'000;
+  CHECK(csv.u64(1, "seek_distance") == 0);
+  CHECK(csv.ps(1, "seek_start_ms") == seek);
+  CHECK(csv.ps(1, "seek_end_ms") == seek);
+  CHECK(csv.ps(1, "transfer_start_ms") == next_slot(seek + 2 * kBus, kSlot + 10));
+}
+
+TEST_CASE("cache: a write after a write it does not continue makes the extra disconnect", "[sim][cache][write]") {
+  // Three 4-block writes on kLbn's track: the first after no write (the preset's 2.2 ms overhead),
+  // the second 20 blocks further (not where the first ended: the extra disconnect), the third
+  // where the second ended (no extra disconnect). The second's media side waits command 0.6 +
+  // seek delta 0.2 ms; its data crosses after disconnect 0.05 + inter-disconnect 0.4 + first
+  // reselect 0.15 ms from the arrival's command part, i.e. 0.4 ms after its command time, 4 x 0.1
+  // ms; its seek (none: same track) waits for it; after the media write it reconnects with the
+  // other reselect (0.02 ms; its 2nd disconnect, 0.03 ms after the data, has ended).
+  TempDir dir("extra-disconnect");
+  const std::int64_t a2 = 100 * kMs, a3 = 200 * kMs;
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 4, false) + line_ms(a2, kLbn + 20, 4, false) + line_ms(a3, kLbn + 24, 4, false),
+          {"device.interface.write_sector_ms=0.1", "device.interface.write_reconnect=true",
+           "device.interface.first_reselect_ms=0.15", "device.interface.other_reselect_ms=0.02",
+           "device.interface.extra_write_disconnect=true", "device.interface.extra_disconnect_command_ms=0.6",
+           "device.interface.extra_disconnect_seek_delta_ms=0.2", "device.interface.extra_disconnect_overhead_ms=0.05",
+           "device.interface.extra_disconnect_inter_delay_ms=0.4", "device.interface.extra_disconnect_second_ms=0.03"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 3);
+  CHECK(csv.ps(0, "seek_start_ms") == write_to_klbn(2 * kBus + kOverheadPs).seek_start);
+  const std::int64_t command2 = a2 + 2 * kBus + 800'000'000;
+  const std::int64_t data_in2 = command2 + 400'000'000 + 4 * 100'000'000;
+  CHECK(csv.ps(1, "seek_start_ms") == command2 + 5 * kBus);
+  CHECK(csv.ps(1, "seek_end_ms") == command2 + 5 * kBus);
+  const std::int64_t start2 = next_slot(data_in2 + kBus, kSlot + 20);  // the timer's transfer burst (1)
+  const std::int64_t end2 = start2 + slot_start(kSlot + 24) - slot_start(kSlot + 20);
+  CHECK(csv.ps(1, "transfer_start_ms") == start2);
+  CHECK(csv.ps(1, "completion_ms") == end2 + kBus + 20'000'000 + kBus);
+  CHECK(csv.ps(2, "seek_start_ms") == a3 + 2 * kBus + kOverheadPs + 5 * kBus);
+}
+
 // ---- Cache hits and read-ahead ------------------------------------------------------------------
 
 TEST_CASE("cache: a full read hit is served from the buffer at the interface's rate", "[sim][cache][hit]") {
