@@ -89,6 +89,11 @@ struct CacheParams {
   ///    disk_buffer_segment_wrap): read-ahead past them scrolls the oldest, the request's included,
   ///    out of the segment.
   std::uint32_t continuous_read = 3;
+  /// "Allow read hits on write data" (DiskSim 4.0 src/modules/disk.modspec; disksim_diskcache.c
+  /// disk_buffer_select_read_segment): true (default, the behaviour before this key) a read may be
+  /// served from a segment holding data a write put there (write-back or not); false such a
+  /// segment serves no read hit: the read goes to the media.
+  bool read_hits_on_write_data = true;
   /// "Fast write level" (DiskSim's NO_, LIMITED_ and FULL_FASTWRITE), in [0, 2]: 0 write-through
   /// (completion when the data is on the media); 1 write-back when the buffer holds no other
   /// write-back data or the write appends to it (starts where it ends, and both fit a segment),

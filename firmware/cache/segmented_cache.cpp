@@ -28,6 +28,7 @@ SegmentedCache::Lookup SegmentedCache::lookup(std::uint64_t lbn, std::uint32_t b
   for (std::size_t i = 0; i < segments_.size(); ++i) {
     const Segment& s = segments_[i];
     if (lbn < s.start + s.skip || lbn >= s.start + s.valid) continue;
+    if (s.written && !params_.read_hits_on_write_data) continue;
     const auto hit = static_cast<std::uint32_t>(std::min<std::uint64_t>(blocks, s.start + s.valid - lbn));
     if (hit > best.hit_blocks) best = {static_cast<int>(i), hit};
   }
@@ -129,6 +130,7 @@ SegmentedCache::WritePlan SegmentedCache::plan_write(std::uint64_t lbn, std::uin
   }
   const int seg = params_.separate_write_segment ? static_cast<int>(params_.segments) : least_recently_used();
   segments_[seg] = {lbn, blocks, 0};
+  segments_[seg].written = true;
   touch(seg);
   last_write_ = seg;
   p.segment = seg;

@@ -52,7 +52,8 @@ class SegmentedCache {
     std::uint32_t hit_blocks = 0;
   };
   /// The segment holding block `lbn` (the one holding most of the read when several do). A
-  /// segment whose valid blocks end before the read's end is a partial hit.
+  /// segment whose valid blocks end before the read's end is a partial hit. Without
+  /// CacheParams::read_hits_on_write_data, segments holding write data are not looked at.
   Lookup lookup(std::uint64_t lbn, std::uint32_t blocks) const;
   bool full_hit(std::uint64_t lbn, std::uint32_t blocks) const { return lookup(lbn, blocks).hit_blocks == blocks; }
 
@@ -107,6 +108,7 @@ class SegmentedCache {
     std::uint32_t valid = 0;  ///< blocks [start, start + valid) were read or written
     std::uint64_t last_use = 0;
     std::uint32_t skip = 0;  ///< of those, the first `skip` scrolled out (continuous_read 4)
+    bool written = false;    ///< a write put its data here (read_hits_on_write_data)
   };
   int least_recently_used() const;
   void touch(int segment);

@@ -78,11 +78,11 @@ TEST_CASE("keys: the disk declares every DiskParams member a scenario sets, in t
                      "interface.write_completion_ms", "cache.hp97560_published", "cache.enabled", "cache.segments",
                      "cache.segment_blocks", "cache.separate_write_segment", "cache.min_read_ahead",
                      "cache.max_read_ahead", "cache.read_ahead_over_requested", "cache.continuous_read",
-                     "cache.fast_write_level", "overheads.enabled", "overheads.read_hit_after_read_ms",
-                     "overheads.read_hit_after_write_ms", "overheads.read_miss_after_read_ms",
-                     "overheads.read_miss_after_write_ms", "overheads.write_hit_after_read_ms",
-                     "overheads.write_hit_after_write_ms", "overheads.write_miss_after_read_ms",
-                     "overheads.write_miss_after_write_ms"});
+                     "cache.read_hits_on_write_data", "cache.fast_write_level", "overheads.enabled",
+                     "overheads.read_hit_after_read_ms", "overheads.read_hit_after_write_ms",
+                     "overheads.read_miss_after_read_ms", "overheads.read_miss_after_write_ms",
+                     "overheads.write_hit_after_read_ms", "overheads.write_hit_after_write_ms",
+                     "overheads.write_miss_after_read_ms", "overheads.write_miss_after_write_ms"});
   // Every preset's value lies in its key's declared range.
   for (const DiskParams& preset : {hp97560(), disk003()}) {
     for (const ParamKey<DiskParams>& k : disk_param_keys()) {

@@ -316,6 +316,48 @@ TEST_CASE("cache: without the DEC read-ahead the same sequential read is a hit",
   CHECK(csv.ps(1, "completion_ms") == command2 + 3 * kBus);
 }
 
+/// A write-through write of 4 blocks at kLbn, then, 100 ms later, a read of the same blocks.
+std::string write_then_read() { return line_ms(0, kLbn, 4, false) + line_ms(100 * kMs, kLbn, 4, true); }
+std::vector<std::string> write_data_keys(std::vector<std::string> more = {}) {
+  std::vector<std::string> k = {"device.cache.enabled=true", "device.cache.segments=1",
+                                "device.cache.segment_blocks=64"};
+  k.insert(k.end(), more.begin(), more.end());
+  return k;
+}
+
+TEST_CASE("cache: without read hits on write data a read of just-written blocks goes to the media",
+          "[sim][cache][hit]") {
+  // With device.cache.read_hits_on_write_data = false (DiskSim "Allow read hits on write data" =
+  // 0) the read is a miss: BUFFER_OFFSET/MARK and the seek burst (2 accesses); the arm is on the
+  // track (no seek), the channel waits for kLbn's slot and reads the 4 blocks (no read-ahead);
+  // the data phase ends when block 3 has passed.
+  TempDir dir("write-data-off");
+  const RunResult r = run(dir, write_then_read(), write_data_keys({"device.cache.read_hits_on_write_data=false"}));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const std::int64_t seek = 100 * kMs + 2 * kBus + kOverheadPs + 2 * kBus;
+  CHECK(csv.ps(1, "seek_start_ms") == seek);
+  CHECK(csv.ps(1, "seek_end_ms") == seek);
+  const std::int64_t ts = next_slot(seek + 2 * kBus, kSlot);
+  CHECK(csv.ps(1, "transfer_start_ms") == ts);
+  CHECK(csv.ps(1, "transfer_end_ms") == block_end(ts, 3));
+  CHECK(csv.ps(1, "completion_ms") == read_completion(block_end(ts, 3), true));
+  CHECK(csv.at(1, "data_ok") == "1");
+}
+
+TEST_CASE("cache: with read hits on write data a read of just-written blocks is a hit", "[sim][cache][hit]") {
+  // The same sequence with the default: the read is served from the segment the write filled.
+  TempDir dir("write-data-on");
+  const RunResult r = run(dir, write_then_read(), write_data_keys());
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const std::int64_t command = 100 * kMs + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(1, "seek_start_ms") == command);
+  CHECK(csv.ps(1, "completion_ms") == command + 3 * kBus);
+}
+
 // ---- Write-back -----------------------------------------------------------------------------
 
 TEST_CASE("cache: a write-back write completes from the buffer and is flushed when the drive is idle",

@@ -103,6 +103,30 @@ TEST_CASE("segmented cache: writes drop stale segments and are read back from th
   CHECK_THROWS_AS(SegmentedCache(params(65, 64, 0, true)), std::invalid_argument);
 }
 
+TEST_CASE("segmented cache: without read hits on write data a read of written blocks misses", "[unit][cache]") {
+  CacheParams p = params(2, 64, 0, true);
+  p.separate_write_segment = true;
+  p.read_hits_on_write_data = false;
+  SegmentedCache c(p);
+  c.plan_write(110, 4);
+  c.extend_write(114, 4);
+  CHECK_FALSE(c.full_hit(110, 8));
+  const SegmentedCache::ReadPlan r = c.plan_read(110, 8, 1'000'000);
+  CHECK(r.segment == 0);  // a read segment, from the media
+  CHECK(r.hit_blocks == 0);
+  CHECK(r.media_blocks == 8);
+  c.filled(r, 8);
+  CHECK(c.full_hit(110, 8));  // read back from the media, it is read data
+  // Without a write segment the write takes a read segment; a read finds nothing in it either.
+  CacheParams q = params(1, 64, 0, true);
+  q.read_hits_on_write_data = false;
+  SegmentedCache d(q);
+  d.filled(d.plan_read(0, 8, 1'000'000), 8);
+  d.plan_write(200, 4);
+  CHECK_FALSE(d.full_hit(200, 4));
+  CHECK_FALSE(d.full_hit(0, 4));  // the write took the one segment
+}
+
 /// A layout of 100-block tracks, 4 tracks a cylinder: track t holds [100 t, 100 t + 100).
 class HundredBlockTracks : public TrackLayout {
  public:
