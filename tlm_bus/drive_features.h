@@ -119,6 +119,27 @@ struct CacheParams {
   /// request's end; false: the media read ends max_read_ahead blocks after the request's first
   /// block (no read-ahead when the request is that long). Default false.
   bool read_ahead_over_requested = false;
+  /// "Buffer continuous read" (DiskSim 4.0 src/modules/disk.modspec; the read-ahead's end in
+  /// disksim_diskcache.c disk_buffer_get_max_readahead, the track/cylinder stops in
+  /// disksim_diskctlr.c disk_initiate_seek), in [0, 4]; where a miss's or partial hit's media read
+  /// ends (docs/models/cache.md "Read-ahead modes"):
+  ///  0 no read-ahead (the media read ends with the request);
+  ///  1 as 3, but not past the end of the track holding the request's last block;
+  ///  2 as 3, but not past the end of that block's cylinder;
+  ///  3 (default) max_read_ahead per read_ahead_over_requested, bounded by the segment: the
+  ///    behaviour before this key existed;
+  ///  4 DiskSim's BUFFER_DEC_PREFETCH_SCHEME: to the end of the track holding the block after the
+  ///    request, or to the end of the track after that when the segment already holds blocks of an
+  ///    earlier track (a sequential stream stays one track ahead); max_read_ahead does not apply.
+  ///    The segment keeps only the last segment_blocks blocks read (DiskSim's
+  ///    disk_buffer_segment_wrap): read-ahead past them scrolls the oldest, the request's included,
+  ///    out of the segment.
+  std::uint32_t continuous_read = 3;
+  /// "Allow read hits on write data" (DiskSim 4.0 src/modules/disk.modspec; disksim_diskcache.c
+  /// disk_buffer_select_read_segment): true (default, the behaviour before this key) a read may be
+  /// served from a segment holding data a write put there (write-back or not); false such a
+  /// segment serves no read hit: the read goes to the media.
+  bool read_hits_on_write_data = true;
   /// "Fast write level" (DiskSim's NO_, LIMITED_ and FULL_FASTWRITE), in [0, 2]: 0 write-through
   /// (completion when the data is on the media); 1 write-back when the buffer holds no other
   /// write-back data or the write appends to it (starts where it ends, and both fit a segment),

@@ -10,18 +10,25 @@ SegmentedCache::SegmentedCache(const CacheParams& params) : params_(params) {
     throw std::invalid_argument("device.cache.segments must be in [1, 64]");
   if (params_.segment_blocks < 1 || params_.segment_blocks > 65536)
     throw std::invalid_argument("device.cache.segment_blocks must be in [1, 65536]");
+  if (params_.continuous_read > 4) throw std::invalid_argument("device.cache.continuous_read must be in [0, 4]");
   segments_.resize(params_.segments + (params_.separate_write_segment ? 1 : 0));
+  region_ = params_.segment_blocks;
 }
 
-std::uint64_t SegmentedCache::buffer_blocks() const {
-  return std::uint64_t{params_.segment_blocks} * (segments_.size() + 1);
+void SegmentedCache::set_layout(const TrackLayout* layout) {
+  layout_ = layout;
+  region_ = params_.segment_blocks;
+  if (layout_ && params_.continuous_read == 4) region_ += 2 * std::uint64_t{layout_->max_track_blocks()};
 }
+
+std::uint64_t SegmentedCache::buffer_blocks() const { return region_ * (segments_.size() + 1); }
 
 SegmentedCache::Lookup SegmentedCache::lookup(std::uint64_t lbn, std::uint32_t blocks) const {
   Lookup best;
   for (std::size_t i = 0; i < segments_.size(); ++i) {
     const Segment& s = segments_[i];
-    if (lbn < s.start || lbn >= s.start + s.valid) continue;
+    if (lbn < s.start + s.skip || lbn >= s.start + s.valid) continue;
+    if (s.written && !params_.read_hits_on_write_data) continue;
     const auto hit = static_cast<std::uint32_t>(std::min<std::uint64_t>(blocks, s.start + s.valid - lbn));
     if (hit > best.hit_blocks) best = {static_cast<int>(i), hit};
   }
@@ -37,22 +44,38 @@ int SegmentedCache::least_recently_used() const {
 
 void SegmentedCache::touch(int segment) { segments_[segment].last_use = ++clock_; }
 
+std::uint64_t SegmentedCache::read_ahead_end(std::uint64_t lbn, std::uint32_t blocks, std::uint64_t first,
+                                             std::uint64_t capacity) const {
+  const std::uint64_t end = lbn + blocks;
+  const std::uint64_t by_count = params_.read_ahead_over_requested
+                                     ? end + params_.max_read_ahead
+                                     : std::max<std::uint64_t>(end, lbn + params_.max_read_ahead);
+  const std::uint32_t mode = params_.continuous_read;
+  if (mode == 0) return end;
+  if (mode == 3) return by_count;
+  if (!layout_) throw std::logic_error("SegmentedCache: device.cache.continuous_read 1, 2 and 4 need the layout");
+  if (mode == 1) return std::min(by_count, layout_->track_end(end - 1));
+  if (mode == 2) return std::min(by_count, layout_->cylinder_end(end - 1));
+  // 4: stay a track ahead of the stream (DiskSim's BUFFER_DEC_PREFETCH_SCHEME).
+  if (end >= capacity) return end;
+  const std::uint64_t track_end = layout_->track_end(end);
+  if (layout_->same_track(first, end) || track_end >= capacity) return track_end;
+  return layout_->track_end(track_end);
+}
+
 SegmentedCache::ReadPlan SegmentedCache::plan_read(std::uint64_t lbn, std::uint32_t blocks, std::uint64_t capacity) {
   ReadPlan p;
   const std::uint32_t size = params_.segment_blocks;
   if (blocks > size) {  // bypass: the region after the segments, no read-ahead
-    p.buffer_block = std::uint64_t{size} * segments_.size();
+    p.buffer_block = region_ * segments_.size();
     p.media_lbn = lbn;
     p.media_blocks = p.requested_media_blocks = blocks;
     return p;
   }
   const Lookup l = lookup(lbn, blocks);
-  const std::uint64_t wanted_end = params_.read_ahead_over_requested
-                                       ? lbn + blocks + params_.max_read_ahead
-                                       : std::max<std::uint64_t>(lbn + blocks, lbn + params_.max_read_ahead);
   int seg = l.segment;
   // A partial hit continues in its segment when the rest fits there (never in the write segment).
-  const bool hit = seg >= 0 && (l.hit_blocks == blocks || (segments_[seg].start + size >= lbn + blocks &&
+  const bool hit = seg >= 0 && (l.hit_blocks == blocks || (segments_[seg].start + region_ >= lbn + blocks &&
                                                            seg < static_cast<int>(params_.segments)));
   if (!hit) {  // a miss: the least recently used read segment starts at the request
     seg = least_recently_used();
@@ -62,11 +85,12 @@ SegmentedCache::ReadPlan SegmentedCache::plan_read(std::uint64_t lbn, std::uint3
   touch(seg);
   p.segment = seg;
   p.hit_blocks = hit ? l.hit_blocks : 0;
-  p.buffer_block = std::uint64_t{size} * seg + (lbn - s.start);
+  p.buffer_block = region_ * static_cast<std::uint64_t>(seg) + (lbn - s.start);
   if (p.hit_blocks == blocks) return p;  // full hit
   p.media_lbn = lbn + p.hit_blocks;
   p.requested_media_blocks = blocks - p.hit_blocks;
-  const std::uint64_t end = std::min({wanted_end, s.start + size, capacity});
+  const std::uint64_t wanted_end = read_ahead_end(lbn, blocks, s.start + s.skip, capacity);
+  const std::uint64_t end = std::min({wanted_end, s.start + region_, capacity});
   p.media_blocks = static_cast<std::uint32_t>(end - p.media_lbn);
   return p;
 }
@@ -75,12 +99,15 @@ void SegmentedCache::filled(const ReadPlan& plan, std::uint32_t blocks) {
   if (plan.segment < 0) return;
   Segment& s = segments_[plan.segment];
   s.valid = static_cast<std::uint32_t>(plan.media_lbn + blocks - s.start);
+  // The segment keeps the last segment_blocks blocks read (only continuous_read 4 reads more).
+  s.skip = s.valid > params_.segment_blocks ? s.valid - params_.segment_blocks : 0;
 }
 
 void SegmentedCache::drop_overlapping(std::uint64_t lbn, std::uint32_t blocks, int keep) {
   for (std::size_t i = 0; i < segments_.size(); ++i) {
     Segment& s = segments_[i];
-    if (static_cast<int>(i) != keep && s.valid > 0 && s.start < lbn + blocks && lbn < s.start + s.valid) s.valid = 0;
+    if (static_cast<int>(i) != keep && s.valid > 0 && s.start + s.skip < lbn + blocks && lbn < s.start + s.valid)
+      s.valid = s.skip = 0;
   }
 }
 
@@ -98,15 +125,16 @@ SegmentedCache::WritePlan SegmentedCache::plan_write(std::uint64_t lbn, std::uin
   WritePlan p;
   last_write_ = -1;
   if (blocks > params_.segment_blocks) {
-    p.buffer_block = std::uint64_t{params_.segment_blocks} * segments_.size();
+    p.buffer_block = region_ * segments_.size();
     return p;
   }
   const int seg = params_.separate_write_segment ? static_cast<int>(params_.segments) : least_recently_used();
   segments_[seg] = {lbn, blocks, 0};
+  segments_[seg].written = true;
   touch(seg);
   last_write_ = seg;
   p.segment = seg;
-  p.buffer_block = std::uint64_t{params_.segment_blocks} * seg;
+  p.buffer_block = region_ * static_cast<std::uint64_t>(seg);
   return p;
 }
 

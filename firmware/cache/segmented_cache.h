@@ -11,16 +11,39 @@
 
 namespace drivevp {
 
+/// The media layout that the read-ahead modes following tracks and cylinders need
+/// (CacheParams::continuous_read 1, 2 and 4); the disk media driver gives its geometry's.
+class TrackLayout {
+ public:
+  virtual ~TrackLayout() = default;
+  /// The first LBN past the track holding `lbn` (lbn below the capacity).
+  virtual std::uint64_t track_end(std::uint64_t lbn) const = 0;
+  /// The first LBN past the cylinder holding `lbn` (lbn below the capacity).
+  virtual std::uint64_t cylinder_end(std::uint64_t lbn) const = 0;
+  /// Whether blocks `a` and `b` (both below the capacity) lie on the same track.
+  virtual bool same_track(std::uint64_t a, std::uint64_t b) const = 0;
+  /// The most blocks any track holds.
+  virtual std::uint32_t max_track_blocks() const = 0;
+};
+
 /// Bookkeeping of CacheParams::segments read segments (plus one write segment when
 /// CacheParams::separate_write_segment), each CacheParams::segment_blocks blocks of the sector
 /// buffer: segment i starts at buffer block i * segment_blocks, the write segment after the read
 /// segments, and a region for requests larger than a segment (which bypass the cache) after that.
-/// A segment holds the contiguous blocks [start, start + valid), all equal to the media's.
+/// A segment holds the contiguous blocks [start, start + valid), all equal to the media's (with
+/// CacheParams::continuous_read 4 only the last segment_blocks of them).
 class SegmentedCache {
  public:
-  /// Throws std::invalid_argument when segments is outside [1, 64] or segment_blocks outside
-  /// [1, 65536].
+  /// Throws std::invalid_argument when segments is outside [1, 64], segment_blocks outside
+  /// [1, 65536] or continuous_read above 4.
   explicit SegmentedCache(const CacheParams& params);
+
+  /// The layout for CacheParams::continuous_read 1, 2 and 4 (plan_read throws std::logic_error
+  /// in those modes without it); not owned, must outlive the cache. With continuous_read 4 each
+  /// segment's buffer region grows to segment_blocks + 2 x max_track_blocks(), room for a media
+  /// read of the request and two tracks of read-ahead (the segment still keeps segment_blocks
+  /// blocks valid). Call before the first plan.
+  void set_layout(const TrackLayout* layout);
 
   /// Where a read's blocks are: `segment` holds the first `hit_blocks` of them (a full hit when
   /// that is all of them, a partial hit when fewer), or segment -1 and 0 blocks (a miss).
@@ -29,7 +52,8 @@ class SegmentedCache {
     std::uint32_t hit_blocks = 0;
   };
   /// The segment holding block `lbn` (the one holding most of the read when several do). A
-  /// segment whose valid blocks end before the read's end is a partial hit.
+  /// segment whose valid blocks end before the read's end is a partial hit. Without
+  /// CacheParams::read_hits_on_write_data, segments holding write data are not looked at.
   Lookup lookup(std::uint64_t lbn, std::uint32_t blocks) const;
   bool full_hit(std::uint64_t lbn, std::uint32_t blocks) const { return lookup(lbn, blocks).hit_blocks == blocks; }
 
@@ -49,8 +73,14 @@ class SegmentedCache {
   /// (most recently used from now on; a miss empties the least recently used read segment and
   /// starts it at lbn; a partial hit whose remainder and read-ahead do not fit in its segment's
   /// room is served as a miss). Read-ahead per CacheParams (max_read_ahead,
-  /// read_ahead_over_requested), bounded by the segment's end and the capacity.
+  /// read_ahead_over_requested), bounded by the segment's end and the capacity; or per
+  /// CacheParams::continuous_read (read_ahead_end).
   ReadPlan plan_read(std::uint64_t lbn, std::uint32_t blocks, std::uint64_t capacity);
+  /// Where the media read of a read of `blocks` at `lbn` ends (one past its last block, before the
+  /// segment's and the capacity's bounds), per CacheParams::continuous_read, for a segment whose
+  /// first valid block is `first` (<= lbn).
+  std::uint64_t read_ahead_end(std::uint64_t lbn, std::uint32_t blocks, std::uint64_t first,
+                               std::uint64_t capacity) const;
   /// The media read of `plan` has put its first `blocks` blocks in the buffer.
   void filled(const ReadPlan& plan, std::uint32_t blocks);
 
@@ -74,15 +104,19 @@ class SegmentedCache {
 
  private:
   struct Segment {
-    std::uint64_t start = 0;
-    std::uint32_t valid = 0;
+    std::uint64_t start = 0;  ///< the LBN at the segment's first buffer block
+    std::uint32_t valid = 0;  ///< blocks [start, start + valid) were read or written
     std::uint64_t last_use = 0;
+    std::uint32_t skip = 0;  ///< of those, the first `skip` scrolled out (continuous_read 4)
+    bool written = false;    ///< a write put its data here (read_hits_on_write_data)
   };
   int least_recently_used() const;
   void touch(int segment);
   /// Empties every segment but `keep` that holds any of [lbn, lbn + blocks).
   void drop_overlapping(std::uint64_t lbn, std::uint32_t blocks, int keep);
   CacheParams params_;
+  const TrackLayout* layout_ = nullptr;
+  std::uint64_t region_ = 0;       ///< buffer blocks per segment (segment_blocks unless widened)
   std::vector<Segment> segments_;  ///< read segments, then the write segment when separate
   std::uint64_t clock_ = 0;
   int last_write_ = -1;  ///< the segment of the last plan_write

@@ -1,5 +1,7 @@
 #include "firmware/controller/disk_driver.h"
 
+#include <algorithm>
+
 #include "tlm_bus/devices/disk_registers.h"
 #include "tlm_bus/param_page.h"
 #include "tlm_bus/sc/time.h"
@@ -72,6 +74,33 @@ void DiskMediaDriver::boot() {
   predictor_ = DiskPredictor(page, index);
   predictor_.set_command_path(command_path());
   head_ = {0, 0};
+  if (cache_) cache_->set_layout(&layout_);
+}
+
+std::uint64_t DiskMediaDriver::GeometryLayout::run_end(std::uint64_t lbn, bool per_track) const {
+  const DiskGeometry& g = predictor_->geometry();
+  const std::uint64_t capacity = g.capacity_blocks();
+  const PhysicalAddress first = g.locate(lbn);
+  std::uint64_t x = lbn;
+  while (x < capacity) {
+    x += g.run_blocks(x, capacity - x);
+    if (x >= capacity) break;
+    const PhysicalAddress next = g.locate(x);
+    if (next.cylinder != first.cylinder || (per_track && next.head != first.head)) break;
+  }
+  return std::min(x, capacity);
+}
+
+bool DiskMediaDriver::GeometryLayout::same_track(std::uint64_t a, std::uint64_t b) const {
+  const PhysicalAddress pa = predictor_->geometry().locate(a);
+  const PhysicalAddress pb = predictor_->geometry().locate(b);
+  return pa.cylinder == pb.cylinder && pa.head == pb.head;
+}
+
+std::uint32_t DiskMediaDriver::GeometryLayout::max_track_blocks() const {
+  std::uint32_t most = 0;
+  for (const Zone& z : predictor_->geometry().zones()) most = std::max(most, z.sectors_per_track);
+  return most;
 }
 
 CommandPath DiskMediaDriver::command_path() const {

@@ -146,6 +146,21 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   void complete_feature(State after);
   void finish_background();
 
+  /// The cache's view of the layout (SegmentedCache::set_layout): the predictor's geometry.
+  class GeometryLayout : public TrackLayout {
+   public:
+    explicit GeometryLayout(const DiskPredictor& predictor) : predictor_(&predictor) {}
+    std::uint64_t track_end(std::uint64_t lbn) const override { return run_end(lbn, true); }
+    std::uint64_t cylinder_end(std::uint64_t lbn) const override { return run_end(lbn, false); }
+    bool same_track(std::uint64_t a, std::uint64_t b) const override;
+    std::uint32_t max_track_blocks() const override;
+
+   private:
+    /// The first LBN past lbn's track (per_track) or cylinder, walking the geometry's runs.
+    std::uint64_t run_end(std::uint64_t lbn, bool per_track) const;
+    const DiskPredictor* predictor_;
+  };
+
   DriveFeatures features_;
   std::optional<SegmentedCache> cache_;
   Op previous_op_ = Op::Read;
@@ -175,6 +190,7 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   InterruptLine& seek_done_;
   InterruptLine& transfer_done_;
   DiskPredictor predictor_;
+  GeometryLayout layout_{predictor_};
   Time bus_access_time_{0};  ///< one register access on the bus, measured at boot
   State state_ = State::Idle;
   HeadPosition head_;

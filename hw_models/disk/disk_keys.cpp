@@ -157,6 +157,14 @@ void add_feature_keys(std::vector<ParamKey<DiskParams>>& k) {
   k.push_back(feature("cache.read_ahead_over_requested", &F::cache, &C::read_ahead_over_requested, 0, 1, "",
                       "DiskSim 'Read-ahead over requested': true: max_read_ahead blocks past the request's end; "
                       "false: the media read ends max_read_ahead blocks after the request's start"));
+  k.push_back(feature("cache.continuous_read", &F::cache, &C::continuous_read, 0, 4, "mode",
+                      "DiskSim 'Buffer continuous read': 0 no read-ahead, 1 not past the request's last track, 2 "
+                      "not past its cylinder, 3 max_read_ahead within the segment (default), 4 to the end of the "
+                      "track after the request (one more track for a stream), the segment keeping its last "
+                      "segment_blocks blocks"));
+  k.push_back(feature("cache.read_hits_on_write_data", &F::cache, &C::read_hits_on_write_data, 0, 1, "",
+                      "DiskSim 'Allow read hits on write data': a read may hit on blocks a write left in a "
+                      "segment (false: it goes to the media)"));
   k.push_back(feature("cache.fast_write_level", &F::cache, &C::fast_write_level, 0, 2, "level",
                       "DiskSim 'Fast write level': 0 write-through, 1 limited write-back (appends only), 2 full "
                       "write-back; needs device.cache.enabled"));

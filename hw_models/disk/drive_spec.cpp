@@ -622,6 +622,8 @@ DriveFeatures DriveSpec::features() const {
   c.min_read_ahead = section_count(cache, "min_read_ahead_blocks", 0);
   c.max_read_ahead = section_count(cache, "max_read_ahead_blocks", 0);
   c.read_ahead_over_requested = section_flag(cache, "read_ahead_over_requested");
+  c.continuous_read = section_count(cache, "continuous_read", c.continuous_read);
+  c.read_hits_on_write_data = section_number(cache, "allow_read_hits_on_write_data", 1) != 0;
   c.fast_write_level = c.enabled ? section_count(cache, "fast_write_level", 0) : 0;
   c.read_water_mark = section_number(cache, "high_water_mark");
   c.watermark_by_request_size = section_flag(cache, "watermark_by_request_size");

@@ -452,6 +452,110 @@ TEST_CASE("cache: a read beyond a stopped read-ahead is a partial hit, the rest 
   CHECK(csv.at(1, "data_ok") == "1");
 }
 
+TEST_CASE("cache: the DEC read-ahead reads to the track's end and keeps the segment's last blocks",
+          "[sim][cache][read-ahead]") {
+  // device.cache.continuous_read = 4 (DiskSim's BUFFER_DEC_PREFETCH_SCHEME), one 16-block
+  // segment. Read 1: 8 blocks from sector 20 of kLbn's 72-block track; the media read goes on to
+  // the track's end (sector 71), the segment keeps sectors 56..71. Read 2 (sectors 28..31, right
+  // after read 1) is no longer in the segment: a miss on the same track (no seek), waiting for
+  // sector 28's slot. Read 3 (sectors 68..71) is in the segment read 2 refilled: a full hit.
+  TempDir dir("ra-dec");
+  const std::int64_t second = 100 * kMs;
+  const std::int64_t third = 200 * kMs;
+  const RunResult r = run(
+      dir, line_ms(0, kLbn + 20, 8, true) + line_ms(second, kLbn + 28, 4, true) + line_ms(third, kLbn + 68, 4, true),
+      {"device.cache.enabled=true", "device.cache.segments=1", "device.cache.segment_blocks=16",
+       "device.cache.max_read_ahead=64", "device.cache.continuous_read=4"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 3);
+  // Read 1: the miss's seek, then sector 20's slot; its 8 blocks have passed at sector 27's end.
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  CHECK(csv.ps(0, "seek_end_ms") == m.seek_end);
+  const std::int64_t ts1 = next_slot(m.seek_end + 2 * kBus, kSlot + 20);
+  CHECK(csv.ps(0, "transfer_start_ms") == ts1);
+  const std::int64_t end1 = ts1 + slot_start(kSlot + 28) - slot_start(kSlot + 20);
+  CHECK(csv.ps(0, "transfer_end_ms") == end1);
+  CHECK(csv.ps(0, "completion_ms") == read_completion(end1, false));      // the read-ahead goes on
+  CHECK(ts1 + slot_start(kSlot + 72) - slot_start(kSlot + 20) < second);  // and reached the track's end
+  // Read 2: a miss (BUFFER_OFFSET/MARK and the seek burst, 2 accesses), no arm movement.
+  const std::int64_t seek2 = second + 2 * kBus + kOverheadPs + 2 * kBus;
+  CHECK(csv.ps(1, "seek_start_ms") == seek2);
+  CHECK(csv.ps(1, "seek_end_ms") == seek2);
+  CHECK(csv.u64(1, "seek_distance") == 0);
+  const std::int64_t ts2 = next_slot(seek2 + 2 * kBus, kSlot + 28);
+  CHECK(csv.ps(1, "transfer_start_ms") == ts2);
+  const std::int64_t end2 = ts2 + slot_start(kSlot + 32) - slot_start(kSlot + 28);
+  CHECK(csv.ps(1, "transfer_end_ms") == end2);
+  CHECK(csv.ps(1, "completion_ms") == read_completion(end2, false));
+  // Read 3: a full hit, no media (the log's times are the command's).
+  const std::int64_t command3 = third + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(2, "seek_start_ms") == command3);
+  CHECK(csv.ps(2, "transfer_end_ms") == command3);
+  CHECK(csv.ps(2, "completion_ms") == command3 + 3 * kBus);
+  CHECK(csv.at(0, "data_ok") == "1");
+  CHECK(csv.at(1, "data_ok") == "1");
+  CHECK(csv.at(2, "data_ok") == "1");
+}
+
+TEST_CASE("cache: without the DEC read-ahead the same sequential read is a hit", "[sim][cache][read-ahead]") {
+  // The sequence of the test above with continuous_read left at 3 (64 blocks read ahead from the
+  // request's start, within the 16-block segment): read 2 (sectors 28..31) is in the segment.
+  TempDir dir("ra-count");
+  const std::int64_t second = 100 * kMs;
+  const RunResult r = run(dir, line_ms(0, kLbn + 20, 8, true) + line_ms(second, kLbn + 28, 4, true),
+                          {"device.cache.enabled=true", "device.cache.segments=1", "device.cache.segment_blocks=16",
+                           "device.cache.max_read_ahead=64"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const std::int64_t command2 = second + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(1, "seek_start_ms") == command2);
+  CHECK(csv.ps(1, "completion_ms") == command2 + 3 * kBus);
+}
+
+/// A write-through write of 4 blocks at kLbn, then, 100 ms later, a read of the same blocks.
+std::string write_then_read() { return line_ms(0, kLbn, 4, false) + line_ms(100 * kMs, kLbn, 4, true); }
+std::vector<std::string> write_data_keys(std::vector<std::string> more = {}) {
+  std::vector<std::string> k = {"device.cache.enabled=true", "device.cache.segments=1",
+                                "device.cache.segment_blocks=64"};
+  k.insert(k.end(), more.begin(), more.end());
+  return k;
+}
+
+TEST_CASE("cache: without read hits on write data a read of just-written blocks goes to the media",
+          "[sim][cache][hit]") {
+  // With device.cache.read_hits_on_write_data = false (DiskSim "Allow read hits on write data" =
+  // 0) the read is a miss: BUFFER_OFFSET/MARK and the seek burst (2 accesses); the arm is on the
+  // track (no seek), the channel waits for kLbn's slot and reads the 4 blocks (no read-ahead);
+  // the data phase ends when block 3 has passed.
+  TempDir dir("write-data-off");
+  const RunResult r = run(dir, write_then_read(), write_data_keys({"device.cache.read_hits_on_write_data=false"}));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const std::int64_t seek = 100 * kMs + 2 * kBus + kOverheadPs + 2 * kBus;
+  CHECK(csv.ps(1, "seek_start_ms") == seek);
+  CHECK(csv.ps(1, "seek_end_ms") == seek);
+  const std::int64_t ts = next_slot(seek + 2 * kBus, kSlot);
+  CHECK(csv.ps(1, "transfer_start_ms") == ts);
+  CHECK(csv.ps(1, "transfer_end_ms") == block_end(ts, 3));
+  CHECK(csv.ps(1, "completion_ms") == read_completion(block_end(ts, 3), true));
+  CHECK(csv.at(1, "data_ok") == "1");
+}
+
+TEST_CASE("cache: with read hits on write data a read of just-written blocks is a hit", "[sim][cache][hit]") {
+  // The same sequence with the default: the read is served from the segment the write filled.
+  TempDir dir("write-data-on");
+  const RunResult r = run(dir, write_then_read(), write_data_keys());
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const std::int64_t command = 100 * kMs + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(1, "seek_start_ms") == command);
+  CHECK(csv.ps(1, "completion_ms") == command + 3 * kBus);
+}
+
 // ---- Write-back -----------------------------------------------------------------------------
 
 TEST_CASE("cache: a write-back write completes from the buffer and is flushed when the drive is idle",

@@ -103,5 +103,126 @@ TEST_CASE("segmented cache: writes drop stale segments and are read back from th
   CHECK_THROWS_AS(SegmentedCache(params(65, 64, 0, true)), std::invalid_argument);
 }
 
+TEST_CASE("segmented cache: without read hits on write data a read of written blocks misses", "[unit][cache]") {
+  CacheParams p = params(2, 64, 0, true);
+  p.separate_write_segment = true;
+  p.read_hits_on_write_data = false;
+  SegmentedCache c(p);
+  c.plan_write(110, 4);
+  c.extend_write(114, 4);
+  CHECK_FALSE(c.full_hit(110, 8));
+  const SegmentedCache::ReadPlan r = c.plan_read(110, 8, 1'000'000);
+  CHECK(r.segment == 0);  // a read segment, from the media
+  CHECK(r.hit_blocks == 0);
+  CHECK(r.media_blocks == 8);
+  c.filled(r, 8);
+  CHECK(c.full_hit(110, 8));  // read back from the media, it is read data
+  // Without a write segment the write takes a read segment; a read finds nothing in it either.
+  CacheParams q = params(1, 64, 0, true);
+  q.read_hits_on_write_data = false;
+  SegmentedCache d(q);
+  d.filled(d.plan_read(0, 8, 1'000'000), 8);
+  d.plan_write(200, 4);
+  CHECK_FALSE(d.full_hit(200, 4));
+  CHECK_FALSE(d.full_hit(0, 4));  // the write took the one segment
+}
+
+/// A layout of 100-block tracks, 4 tracks a cylinder: track t holds [100 t, 100 t + 100).
+class HundredBlockTracks : public TrackLayout {
+ public:
+  std::uint64_t track_end(std::uint64_t lbn) const override { return (lbn / 100 + 1) * 100; }
+  std::uint64_t cylinder_end(std::uint64_t lbn) const override { return (lbn / 400 + 1) * 400; }
+  bool same_track(std::uint64_t a, std::uint64_t b) const override { return a / 100 == b / 100; }
+  std::uint32_t max_track_blocks() const override { return 100; }
+};
+
+CacheParams with_mode(CacheParams p, std::uint32_t mode) {
+  p.continuous_read = mode;
+  return p;
+}
+
+TEST_CASE("segmented cache: the read-ahead modes of 'Buffer continuous read' end the media read", "[unit][cache]") {
+  const HundredBlockTracks layout;
+  // 0: no read-ahead at all.
+  SegmentedCache none(with_mode(params(1, 64, 32, true), 0));
+  none.set_layout(&layout);
+  CHECK(none.plan_read(150, 8, 1'000'000).media_blocks == 8);
+  // 1: max_read_ahead (32 past the end: 190), but not past the end of the request's last track (200).
+  SegmentedCache track(with_mode(params(1, 64, 32, true), 1));
+  track.set_layout(&layout);
+  CHECK(track.plan_read(150, 8, 1'000'000).media_blocks == 32 + 8);  // 158 + 32 = 190 < 200
+  SegmentedCache track_end(with_mode(params(1, 64, 32, true), 1));
+  track_end.set_layout(&layout);
+  CHECK(track_end.plan_read(180, 8, 1'000'000).media_blocks == 20);  // 188 + 32 = 220, stops at 200
+  SegmentedCache at_boundary(with_mode(params(1, 64, 32, true), 1));
+  at_boundary.set_layout(&layout);
+  CHECK(at_boundary.plan_read(192, 8, 1'000'000).media_blocks == 8);  // the request ends the track
+  // 2: the same within the cylinder (blocks 0..399).
+  SegmentedCache cylinder(with_mode(params(1, 64, 32, true), 2));
+  cylinder.set_layout(&layout);
+  CHECK(cylinder.plan_read(180, 8, 1'000'000).media_blocks == 8 + 32);  // 220 < 400
+  SegmentedCache cylinder_end(with_mode(params(1, 64, 32, true), 2));
+  cylinder_end.set_layout(&layout);
+  CHECK(cylinder_end.plan_read(380, 8, 1'000'000).media_blocks == 20);
+  // 3: as without the key, bounded by the segment (150 + 64 = 214).
+  SegmentedCache count(with_mode(params(1, 64, 100, true), 3));
+  CHECK(count.plan_read(150, 8, 1'000'000).media_blocks == 64);
+  // 1, 2 and 4 need the layout.
+  SegmentedCache no_layout(with_mode(params(1, 64, 32, true), 1));
+  CHECK_THROWS_AS(no_layout.plan_read(150, 8, 1'000'000), std::logic_error);
+  CHECK_THROWS_AS(SegmentedCache(with_mode(params(1, 64, 32, true), 5)), std::invalid_argument);
+}
+
+TEST_CASE("segmented cache: the DEC scheme reads to the track's end and the segment keeps its last blocks",
+          "[unit][cache]") {
+  const HundredBlockTracks layout;
+  // 2 segments of 16 blocks; max_read_ahead (8) does not apply. The region per segment widens to
+  // 16 + 2 x 100 blocks.
+  SegmentedCache c(with_mode(params(2, 16, 8, false), 4));
+  c.set_layout(&layout);
+  CHECK(c.buffer_blocks() == 3 * 216);
+  const SegmentedCache::ReadPlan p = c.plan_read(120, 4, 1'000'000);
+  CHECK(p.segment == 0);
+  CHECK(p.media_lbn == 120);
+  CHECK(p.requested_media_blocks == 4);
+  CHECK(p.media_blocks == 80);  // 120..199: to the end of the track holding block 124
+  c.filled(p, 80);
+  // The segment keeps blocks 184..199: the request and the read-ahead before 184 scrolled out.
+  CHECK(c.lookup(120, 4).hit_blocks == 0);
+  CHECK(c.lookup(180, 4).hit_blocks == 0);
+  CHECK(c.full_hit(184, 16));
+  // A read from 196 to 203 is a partial hit (196..199); the segment's first block (184) lies
+  // before the track holding block 204, so the media read would go on to the end of the track
+  // after it (400); the segment's region (from 120, 216 blocks) ends it at 336.
+  const SegmentedCache::ReadPlan q = c.plan_read(196, 8, 1'000'000);
+  CHECK(q.segment == 0);
+  CHECK(q.hit_blocks == 4);
+  CHECK(q.buffer_block == 76);  // block 196 sits 76 blocks into the segment's region
+  CHECK(q.media_lbn == 200);
+  CHECK(q.media_blocks == 136);  // 200..335
+  c.filled(q, 136);
+  CHECK(c.full_hit(320, 16));
+  CHECK_FALSE(c.full_hit(319, 1));
+  // A stream that no longer fits the region (it started at 120: room up to 336) is a miss from
+  // the request's start, in the least recently used segment.
+  const SegmentedCache::ReadPlan r = c.plan_read(296, 60, 1'000'000);
+  CHECK(r.segment == -1);  // larger than a segment: bypass
+  const SegmentedCache::ReadPlan s = c.plan_read(330, 10, 1'000'000);
+  CHECK(s.segment == 1);
+  CHECK(s.hit_blocks == 0);
+  CHECK(s.buffer_block == 216);
+  CHECK(s.media_blocks == 70);  // 330..399: the track of block 340
+  // A miss whose request ends exactly at a track's end: the block after it starts the next track,
+  // which the segment (from 96) began before, so the read goes on to the end of the track after
+  // it (DiskSim compares the segment's start with the track of the block after the request).
+  SegmentedCache d(with_mode(params(1, 16, 0, false), 4));
+  d.set_layout(&layout);
+  CHECK(d.plan_read(96, 4, 1'000'000).media_blocks == 204);  // 96..299
+  // ... bounded by the capacity.
+  SegmentedCache e(with_mode(params(1, 16, 0, false), 4));
+  e.set_layout(&layout);
+  CHECK(e.plan_read(250, 4, 280).media_blocks == 30);
+}
+
 }  // namespace
 }  // namespace drivevp
