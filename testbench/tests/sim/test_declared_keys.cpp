@@ -67,28 +67,27 @@ TEST_CASE("keys: the disk declares every DiskParams member a scenario sets, in t
     CHECK(k.set);
     CHECK(k.show);
   }
-  CHECK(names == std::vector<std::string>{
-                     "cylinders", "heads", "sectors_per_track", "zones", "track_skew", "cylinder_skew", "rpm",
-                     "head_switch_ms", "settle_ms", "command_overhead_ms", "seek_calibration_samples",
-                     "seek_curve.short_const_ms", "seek_curve.short_sqrt_ms", "seek_curve.long_const_ms",
-                     "seek_curve.long_linear_ms", "seek_curve.short_max_distance", "seek_table",
-                     // The drive's features (tlm_bus/drive_features.h), all off by default.
-                     "interface.read_sector_ms", "interface.write_sector_ms", "interface.hold_bus_read",
-                     "interface.first_reselect_ms", "interface.other_reselect_ms", "interface.read_completion_ms",
-                     "interface.write_completion_ms", "interface.data_prep_ms", "interface.write_reconnect",
-                     "interface.write_disconnect_ms", "interface.write_media_overlap",
-                     "interface.extra_write_disconnect", "interface.extra_disconnect_command_ms",
-                     "interface.extra_disconnect_overhead_ms", "interface.extra_disconnect_inter_delay_ms",
-                     "interface.extra_disconnect_second_ms", "interface.extra_disconnect_seek_delta_ms",
-                     "cache.hp97560_published", "cache.enabled", "cache.segments", "cache.segment_blocks",
-                     "cache.separate_write_segment", "cache.min_read_ahead", "cache.max_read_ahead",
-                     "cache.read_ahead_over_requested", "cache.continuous_read", "cache.read_hits_on_write_data",
-                     "cache.fast_write_level", "cache.read_water_mark", "cache.watermark_by_request_size",
-                     "overheads.enabled", "overheads.minimum_seek_delay_ms",
-                     "overheads.read_hit_after_read_ms", "overheads.read_hit_after_write_ms",
-                     "overheads.read_miss_after_read_ms", "overheads.read_miss_after_write_ms",
-                     "overheads.write_hit_after_read_ms", "overheads.write_hit_after_write_ms",
-                     "overheads.write_miss_after_read_ms", "overheads.write_miss_after_write_ms"});
+  CHECK(names ==
+        std::vector<std::string>{
+            "cylinders", "heads", "sectors_per_track", "zones", "track_skew", "cylinder_skew", "rpm", "head_switch_ms",
+            "settle_ms", "command_overhead_ms", "seek_calibration_samples", "seek_curve.short_const_ms",
+            "seek_curve.short_sqrt_ms", "seek_curve.long_const_ms", "seek_curve.long_linear_ms",
+            "seek_curve.short_max_distance", "seek_table",
+            // The drive's features (tlm_bus/drive_features.h), all off by default.
+            "interface.read_sector_ms", "interface.write_sector_ms", "interface.hold_bus_read",
+            "interface.first_reselect_ms", "interface.other_reselect_ms", "interface.read_completion_ms",
+            "interface.write_completion_ms", "interface.data_prep_ms", "interface.write_reconnect",
+            "interface.write_disconnect_ms", "interface.write_media_overlap", "interface.extra_write_disconnect",
+            "interface.extra_disconnect_command_ms", "interface.extra_disconnect_overhead_ms",
+            "interface.extra_disconnect_inter_delay_ms", "interface.extra_disconnect_second_ms",
+            "interface.extra_disconnect_seek_delta_ms", "cache.hp97560_published", "cache.enabled", "cache.segments",
+            "cache.segment_blocks", "cache.separate_write_segment", "cache.min_read_ahead", "cache.max_read_ahead",
+            "cache.read_ahead_over_requested", "cache.continuous_read", "cache.read_hits_on_write_data",
+            "cache.fast_write_level", "cache.read_water_mark", "cache.watermark_by_request_size", "overheads.enabled",
+            "overheads.minimum_seek_delay_ms", "overheads.read_hit_after_read_ms", "overheads.read_hit_after_write_ms",
+            "overheads.read_miss_after_read_ms", "overheads.read_miss_after_write_ms",
+            "overheads.write_hit_after_read_ms", "overheads.write_hit_after_write_ms",
+            "overheads.write_miss_after_read_ms", "overheads.write_miss_after_write_ms"});
   // Every preset's value lies in its key's declared range.
   for (const DiskParams& preset : {hp97560(), disk003()}) {
     for (const ParamKey<DiskParams>& k : disk_param_keys()) {
