@@ -114,6 +114,16 @@ class DiskPredictor final : public Predictor {
   /// seek_to_transfer + rotational_wait(start + lead + seek + seek_to_transfer).
   /// Throws std::out_of_range if lbn >= capacity_blocks().
   Prediction predict(HeadPosition from, Time start, std::uint64_t lbn, Op op) const;
+
+ private:
+  /// The seek table's value at distance d: seek_by_distance_[d] for the disk's distances
+  /// (d < cylinders, tabulated once at construction with the same SeekTable, so bit-identical),
+  /// the table itself beyond.
+  auto seek_fn() const {
+    return [this](std::uint32_t d) { return d < seek_by_distance_.size() ? seek_by_distance_[d] : seek_table_(d); };
+  }
+
+ public:
   /// The media pass of `blocks` blocks from `lbn` whose first block's sector is under the head at
   /// `start`, as a read (media_pass, tlm_bus/param_page.h, with the firmware's seek table, settle, head switch
   /// and spindle phase): calls on_block(index in the pass, time the block has passed under the
@@ -141,12 +151,6 @@ class DiskPredictor final : public Predictor {
     std::uint64_t lbn = UINT64_MAX;  ///< no LBN reaches UINT64_MAX (capacity < 2^64): empty slot
     PhysicalAddress address;
   };
-  /// The seek table's value at distance d: seek_by_distance_[d] for the disk's distances
-  /// (d < cylinders, tabulated once at construction with the same SeekTable, so bit-identical),
-  /// the table itself beyond.
-  auto seek_fn() const {
-    return [this](std::uint32_t d) { return d < seek_by_distance_.size() ? seek_by_distance_[d] : seek_table_(d); };
-  }
 
   DiskGeometry geometry_;
   SeekTable seek_table_;
