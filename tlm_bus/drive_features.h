@@ -112,12 +112,16 @@ struct CacheParams {
   /// "Minimum read-ahead (blks)", in [0, 65536]: read-ahead that an arriving request does not
   /// stop. Default 0.
   std::uint32_t min_read_ahead = 0;
-  /// "Maximum read-ahead (blks)", in [0, 65536]: how far past the request the media read goes
-  /// (see read_ahead_over_requested), bounded by the segment. 0: no read-ahead. Default 0.
+  /// "Maximum read-ahead (blks)", in [0, 65536]: how many blocks past the request's end the media
+  /// read goes (raised to min_read_ahead when below it), not cut at the segment's size: the
+  /// segment is a ring that keeps the last segment_blocks blocks read (DiskSim 4.0
+  /// disksim_diskcache.c disk_buffer_get_max_readahead and disk_buffer_segment_wrap). 0 (with
+  /// min_read_ahead 0): a segment's worth, see read_ahead_over_requested. Default 0.
   std::uint32_t max_read_ahead = 0;
-  /// "Read-ahead over requested": true: the read-ahead is max_read_ahead blocks beyond the
-  /// request's end; false: the media read ends max_read_ahead blocks after the request's first
-  /// block (no read-ahead when the request is that long). Default false.
+  /// "Read-ahead over requested" (DiskSim's keeprequestdata = 1 - this), used only when the
+  /// maximum read-ahead is 0: true: the media read goes segment_blocks past the request's end;
+  /// false: the segment keeps the request, so the media read ends segment_blocks after the
+  /// request's first block (no read-ahead past a request of a segment or more). Default false.
   bool read_ahead_over_requested = false;
   /// "Buffer continuous read" (DiskSim 4.0 src/modules/disk.modspec; the read-ahead's end in
   /// disksim_diskcache.c disk_buffer_get_max_readahead, the track/cylinder stops in
@@ -126,8 +130,7 @@ struct CacheParams {
   ///  0 no read-ahead (the media read ends with the request);
   ///  1 as 3, but not past the end of the track holding the request's last block;
   ///  2 as 3, but not past the end of that block's cylinder;
-  ///  3 (default) max_read_ahead per read_ahead_over_requested, bounded by the segment: the
-  ///    behaviour before this key existed;
+  ///  3 (default) max_read_ahead past the request (or per read_ahead_over_requested);
   ///  4 DiskSim's BUFFER_DEC_PREFETCH_SCHEME: to the end of the track holding the block after the
   ///    request, or to the end of the track after that when the segment already holds blocks of an
   ///    earlier track (a sequential stream stays one track ahead); max_read_ahead does not apply.

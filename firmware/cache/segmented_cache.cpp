@@ -12,13 +12,30 @@ SegmentedCache::SegmentedCache(const CacheParams& params) : params_(params) {
     throw std::invalid_argument("device.cache.segment_blocks must be in [1, 65536]");
   if (params_.continuous_read > 4) throw std::invalid_argument("device.cache.continuous_read must be in [0, 4]");
   segments_.resize(params_.segments + (params_.separate_write_segment ? 1 : 0));
-  region_ = params_.segment_blocks;
+  region_ = params_.segment_blocks + read_ahead_room();
+}
+
+std::uint32_t SegmentedCache::effective_max_read_ahead() const {
+  // DiskSim's disk_postpass_perdisk raises a maximum below the minimum to the minimum.
+  return std::max(params_.max_read_ahead, params_.min_read_ahead);
+}
+
+std::uint64_t SegmentedCache::read_ahead_room() const {
+  switch (params_.continuous_read) {
+    case 0:
+      return 0;
+    case 4:
+      return layout_ ? 2 * std::uint64_t{layout_->max_track_blocks()} : 0;
+    default: {  // the most blocks read_ahead_end goes past a request's end
+      const std::uint32_t max_ra = effective_max_read_ahead();
+      return max_ra > 0 ? max_ra : params_.segment_blocks;
+    }
+  }
 }
 
 void SegmentedCache::set_layout(const TrackLayout* layout) {
   layout_ = layout;
-  region_ = params_.segment_blocks;
-  if (layout_ && params_.continuous_read == 4) region_ += 2 * std::uint64_t{layout_->max_track_blocks()};
+  region_ = params_.segment_blocks + read_ahead_room();
 }
 
 std::uint64_t SegmentedCache::buffer_blocks() const { return region_ * (segments_.size() + 1); }
@@ -47,9 +64,16 @@ void SegmentedCache::touch(int segment) { segments_[segment].last_use = ++clock_
 std::uint64_t SegmentedCache::read_ahead_end(std::uint64_t lbn, std::uint32_t blocks, std::uint64_t first,
                                              std::uint64_t capacity) const {
   const std::uint64_t end = lbn + blocks;
-  const std::uint64_t by_count = params_.read_ahead_over_requested
-                                     ? end + params_.max_read_ahead
-                                     : std::max<std::uint64_t>(end, lbn + params_.max_read_ahead);
+  // DiskSim 4.0 disksim_diskcache.c disk_buffer_get_max_readahead: a maximum read-ahead counts past
+  // the request's end; without one, a segment's worth, from the request's start when the segment
+  // must keep the request's data ("Read-ahead over requested" 0), else past its end.
+  const std::uint32_t max_ra = effective_max_read_ahead();
+  const std::uint64_t size = params_.segment_blocks;
+  std::uint64_t by_count = end + size;
+  if (max_ra > 0)
+    by_count = end + max_ra;
+  else if (!params_.read_ahead_over_requested)
+    by_count = blocks >= size ? end : lbn + size;
   const std::uint32_t mode = params_.continuous_read;
   if (mode == 0) return end;
   if (mode == 3) return by_count;
@@ -99,7 +123,8 @@ void SegmentedCache::filled(const ReadPlan& plan, std::uint32_t blocks) {
   if (plan.segment < 0) return;
   Segment& s = segments_[plan.segment];
   s.valid = static_cast<std::uint32_t>(plan.media_lbn + blocks - s.start);
-  // The segment keeps the last segment_blocks blocks read (only continuous_read 4 reads more).
+  // The segment is a ring of segment_blocks blocks: it keeps the last segment_blocks blocks read,
+  // read-ahead past them scrolls the oldest (the request's included) out.
   s.skip = s.valid > params_.segment_blocks ? s.valid - params_.segment_blocks : 0;
 }
 

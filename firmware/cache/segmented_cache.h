@@ -27,11 +27,13 @@ class TrackLayout {
 };
 
 /// Bookkeeping of CacheParams::segments read segments (plus one write segment when
-/// CacheParams::separate_write_segment), each CacheParams::segment_blocks blocks of the sector
-/// buffer: segment i starts at buffer block i * segment_blocks, the write segment after the read
-/// segments, and a region for requests larger than a segment (which bypass the cache) after that.
-/// A segment holds the contiguous blocks [start, start + valid), all equal to the media's (with
-/// CacheParams::continuous_read 4 only the last segment_blocks of them).
+/// CacheParams::separate_write_segment) in the sector buffer: segment i's region starts at buffer
+/// block i * (its region's size), the write segment after the read segments, and a region for requests larger than a
+/// segment (which bypass the cache) after that. Each segment's region is segment_blocks plus room for the read-ahead
+/// past a request (read_ahead_room), so a miss's media read is never cut at the segment's size: a segment is a ring of
+/// segment_blocks blocks (DiskSim 4.0 disksim_diskcache.c disk_buffer_segment_wrap), the read-ahead scrolling the
+/// oldest blocks, the request's included, out of it. A segment holds the contiguous blocks [start, start + valid), all
+/// equal to the media's, of which only the last segment_blocks count as cached.
 class SegmentedCache {
  public:
   /// Throws std::invalid_argument when segments is outside [1, 64], segment_blocks outside
@@ -72,13 +74,15 @@ class SegmentedCache {
   /// Plans a read of `blocks` blocks at `lbn` on a drive of `capacity` blocks and takes its segment
   /// (most recently used from now on; a miss empties the least recently used read segment and
   /// starts it at lbn; a partial hit whose remainder and read-ahead do not fit in its segment's
-  /// room is served as a miss). Read-ahead per CacheParams (max_read_ahead,
-  /// read_ahead_over_requested), bounded by the segment's end and the capacity; or per
-  /// CacheParams::continuous_read (read_ahead_end).
+  /// room is served as a miss). The media read ends at read_ahead_end, bounded by the segment's
+  /// region and the capacity.
   ReadPlan plan_read(std::uint64_t lbn, std::uint32_t blocks, std::uint64_t capacity);
   /// Where the media read of a read of `blocks` at `lbn` ends (one past its last block, before the
   /// segment's and the capacity's bounds), per CacheParams::continuous_read, for a segment whose
-  /// first valid block is `first` (<= lbn).
+  /// first valid block is `first` (<= lbn). Modes 1-3 count from DiskSim 4.0's
+  /// disk_buffer_get_max_readahead: end + max(max_read_ahead, min_read_ahead) when that is above
+  /// 0; else lbn + segment_blocks when read_ahead_over_requested is false (the segment keeps the
+  /// request: no read-ahead past a request of a segment or more), end + segment_blocks when true.
   std::uint64_t read_ahead_end(std::uint64_t lbn, std::uint32_t blocks, std::uint64_t first,
                                std::uint64_t capacity) const;
   /// The media read of `plan` has put its first `blocks` blocks in the buffer.
@@ -111,6 +115,12 @@ class SegmentedCache {
     bool written = false;    ///< a write put its data here (read_hits_on_write_data)
   };
   int least_recently_used() const;
+  /// max_read_ahead, raised to min_read_ahead when below it (DiskSim 4.0 disk_postpass_perdisk).
+  std::uint32_t effective_max_read_ahead() const;
+  /// Buffer blocks a segment's region holds beyond segment_blocks: the most read-ahead a media
+  /// read goes past a request (continuous_read 1-3: the effective maximum read-ahead, or
+  /// segment_blocks without one; 4: two tracks once the layout is set; 0: none).
+  std::uint64_t read_ahead_room() const;
   void touch(int segment);
   /// Empties every segment but `keep` that holds any of [lbn, lbn + blocks).
   void drop_overlapping(std::uint64_t lbn, std::uint32_t blocks, int keep);

@@ -153,13 +153,14 @@ void add_feature_keys(std::vector<ParamKey<DiskParams>>& k) {
   k.push_back(feature("cache.min_read_ahead", &F::cache, &C::min_read_ahead, 0, 65536, "blocks",
                       "DiskSim 'Minimum read-ahead (blks)': read-ahead an arriving request does not stop"));
   k.push_back(feature("cache.max_read_ahead", &F::cache, &C::max_read_ahead, 0, 65536, "blocks",
-                      "DiskSim 'Maximum read-ahead (blks)', bounded by the segment"));
+                      "DiskSim 'Maximum read-ahead (blks)': blocks past the request's end, the segment a ring "
+                      "keeping the last segment_blocks; 0: a segment's worth (see read_ahead_over_requested)"));
   k.push_back(feature("cache.read_ahead_over_requested", &F::cache, &C::read_ahead_over_requested, 0, 1, "",
-                      "DiskSim 'Read-ahead over requested': true: max_read_ahead blocks past the request's end; "
-                      "false: the media read ends max_read_ahead blocks after the request's start"));
+                      "DiskSim 'Read-ahead over requested', only with max_read_ahead 0: true: segment_blocks past "
+                      "the request's end; false: the media read ends segment_blocks after the request's start"));
   k.push_back(feature("cache.continuous_read", &F::cache, &C::continuous_read, 0, 4, "mode",
                       "DiskSim 'Buffer continuous read': 0 no read-ahead, 1 not past the request's last track, 2 "
-                      "not past its cylinder, 3 max_read_ahead within the segment (default), 4 to the end of the "
+                      "not past its cylinder, 3 max_read_ahead past the request (default), 4 to the end of the "
                       "track after the request (one more track for a stream), the segment keeping its last "
                       "segment_blocks blocks"));
   k.push_back(feature("cache.read_hits_on_write_data", &F::cache, &C::read_hits_on_write_data, 0, 1, "",

@@ -10,6 +10,19 @@ namespace {
 
 using namespace simtest;
 
+/// Runs `drivevp run scenario --out dir/out --set output.plots=false` plus `extra`; requires
+/// exit 0 and an empty stderr.
+void run_scenario(const TempDir& dir, const fs::path& scenario, const std::string& out,
+                  const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"run",   scenario.string(),   "--out", (dir / out).string(),
+                                   "--set", "output.plots=false"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const CommandResult r = run_drivevp(dir.path(), args);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.err.empty());
+}
+
 TEST_CASE("sim: Two runs with the same seed write identical requests.csv and summary.json", "[sim][determinism]") {
   TempDir dir("determinism");
   const fs::path scenario = dir / "scenario.toml";
@@ -20,14 +33,8 @@ TEST_CASE("sim: Two runs with the same seed write identical requests.csv and sum
                                 "arrival = \"poisson\"\nrate_per_s = 60\naddress = \"zipf\"\nsize = \"exponential\"\n"
                                 "size_mean_blocks = 8\nread_fraction = 0.7\n",
                                 "seed = 42\nrequests = 3000\n"));
-  auto run = [&](const std::string& out, std::vector<std::string> extra) {
-    std::vector<std::string> args = {"run",   scenario.string(),   "--out", (dir / out).string(),
-                                     "--set", "output.plots=false"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    const CommandResult r = run_drivevp(dir.path(), args);
-    INFO(r.err);
-    REQUIRE(r.status == 0);
-    CHECK(r.err.empty());
+  auto run = [&](const std::string& out, const std::vector<std::string>& extra) {
+    run_scenario(dir, scenario, out, extra);
   };
   run("a", {});
   run("b", {});
@@ -93,13 +100,8 @@ TEST_CASE("sim: A MEMS run writes the same requests.csv traced and untraced (doo
              "[workload]\nkind = \"synthetic\"\nloop = \"open\"\narrival = \"poisson\"\nrate_per_s = 400\n"
              "address = \"uniform\"\nsize = \"exponential\"\nsize_mean_blocks = 8\nread_fraction = 0.6667\n\n"
              "[run]\nseed = 7\nrequests = 2000\ncheck_data = true\n");
-  auto run = [&](const std::string& out, std::vector<std::string> extra) {
-    std::vector<std::string> args = {"run",   scenario.string(),   "--out", (dir / out).string(),
-                                     "--set", "output.plots=false"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    const CommandResult r = run_drivevp(dir.path(), args);
-    INFO(r.err);
-    REQUIRE(r.status == 0);
+  auto run = [&](const std::string& out, const std::vector<std::string>& extra) {
+    run_scenario(dir, scenario, out, extra);
     return read_text(dir / out / "requests.csv");
   };
   const std::vector<std::string> traced = {"--set", "trace.enabled=true"};

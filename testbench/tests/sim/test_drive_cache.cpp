@@ -167,13 +167,14 @@ TEST_CASE("cache: a data phase that ran dry reconnects at the watermark of a seg
 TEST_CASE("cache: the data preparation overhead precedes each data phase", "[sim][cache][interface]") {
   // The read of "an interface slower than the media ..." with 0.03 ms of data preparation after
   // the first reselect; then the same 5 blocks 100 ms later as a full hit (one segment): the
-  // preparation follows the command overhead, then 5 x 0.5 ms.
+  // preparation follows the command overhead, then 5 x 0.5 ms. No read-ahead (continuous_read
+  // 0): the media read ends with block 4.
   TempDir dir("if-prep");
   const std::int64_t arrival = 100 * kMs;
-  const RunResult r =
-      run(dir, line_ms(0, kLbn, 5, true) + line_ms(arrival, kLbn, 5, true),
-          {"device.interface.read_sector_ms=0.5", "device.interface.first_reselect_ms=0.05",
-           "device.interface.data_prep_ms=0.03", "device.cache.enabled=true", "device.cache.segments=1"});
+  const RunResult r = run(dir, line_ms(0, kLbn, 5, true) + line_ms(arrival, kLbn, 5, true),
+                          {"device.interface.read_sector_ms=0.5", "device.interface.first_reselect_ms=0.05",
+                           "device.interface.data_prep_ms=0.03", "device.cache.enabled=true", "device.cache.segments=1",
+                           "device.cache.continuous_read=0"});
   REQUIRE(r.checks_passed);
   const Csv csv(dir / "out" / "requests.csv");
   REQUIRE(csv.size() == 2);
@@ -323,13 +324,14 @@ TEST_CASE("cache: a write after a write it does not continue makes the extra dis
 // ---- Cache hits and read-ahead ------------------------------------------------------------------
 
 TEST_CASE("cache: a full read hit is served from the buffer at the interface's rate", "[sim][cache][hit]") {
-  // A miss reads the 5 blocks into the one segment (no read-ahead); the same read 100 ms later
-  // is a full hit: overhead, 5 x 0.1 ms across the interface, DMA (2), completion entry (1).
+  // A miss reads the 5 blocks into the one segment (no read-ahead: continuous_read 0); the same
+  // read 100 ms later is a full hit: overhead, 5 x 0.1 ms across the interface, DMA (2),
+  // completion entry (1).
   TempDir dir("hit");
   const std::int64_t arrival = 100 * kMs;
   const RunResult r = run(dir, line_ms(0, kLbn, 5, true) + line_ms(arrival, kLbn, 5, true),
                           {"device.cache.enabled=true", "device.cache.segments=1", "device.cache.segment_blocks=256",
-                           "device.interface.read_sector_ms=0.1"});
+                           "device.cache.continuous_read=0", "device.interface.read_sector_ms=0.1"});
   REQUIRE(r.checks_passed);
   const Csv csv(dir / "out" / "requests.csv");
   REQUIRE(csv.size() == 2);
@@ -499,13 +501,14 @@ TEST_CASE("cache: the DEC read-ahead reads to the track's end and keeps the segm
 }
 
 TEST_CASE("cache: without the DEC read-ahead the same sequential read is a hit", "[sim][cache][read-ahead]") {
-  // The sequence of the test above with continuous_read left at 3 (64 blocks read ahead from the
-  // request's start, within the 16-block segment): read 2 (sectors 28..31) is in the segment.
+  // The sequence of the test above with continuous_read left at 3 and 4 blocks of read-ahead past
+  // the request (sectors 20..31 fill 12 of the 16-block segment): read 2 (sectors 28..31) is in
+  // the segment.
   TempDir dir("ra-count");
   const std::int64_t second = 100 * kMs;
   const RunResult r = run(dir, line_ms(0, kLbn + 20, 8, true) + line_ms(second, kLbn + 28, 4, true),
                           {"device.cache.enabled=true", "device.cache.segments=1", "device.cache.segment_blocks=16",
-                           "device.cache.max_read_ahead=64"});
+                           "device.cache.max_read_ahead=4"});
   REQUIRE(r.checks_passed);
   const Csv csv(dir / "out" / "requests.csv");
   REQUIRE(csv.size() == 2);
@@ -528,9 +531,11 @@ TEST_CASE("cache: without read hits on write data a read of just-written blocks 
   // With device.cache.read_hits_on_write_data = false (DiskSim "Allow read hits on write data" =
   // 0) the read is a miss: BUFFER_OFFSET/MARK and the seek burst (2 accesses); the arm is on the
   // track (no seek), the channel waits for kLbn's slot and reads the 4 blocks (no read-ahead);
-  // the data phase ends when block 3 has passed.
+  // the data phase ends when block 3 has passed (no read-ahead: continuous_read 0).
   TempDir dir("write-data-off");
-  const RunResult r = run(dir, write_then_read(), write_data_keys({"device.cache.read_hits_on_write_data=false"}));
+  const RunResult r =
+      run(dir, write_then_read(),
+          write_data_keys({"device.cache.read_hits_on_write_data=false", "device.cache.continuous_read=0"}));
   REQUIRE(r.checks_passed);
   const Csv csv(dir / "out" / "requests.csv");
   REQUIRE(csv.size() == 2);

@@ -34,21 +34,45 @@ TEST_CASE("segmented cache: a miss reads the request and its read-ahead into the
   CHECK(c.lookup(1000, 8).hit_blocks == 8);
   CHECK(c.full_hit(1008, 8));
   CHECK(c.lookup(1016, 8).hit_blocks == 4);  // a partial hit: blocks 1016..1019
-  // The next miss takes the other segment (least recently used), at buffer block 64.
+  // The next miss takes the other segment (least recently used), at buffer block 80: a segment's
+  // region is its 64 blocks plus room for the 16 blocks of read-ahead past a request.
   const SegmentedCache::ReadPlan q = c.plan_read(5000, 4, 1'000'000);
   CHECK(q.segment == 1);
-  CHECK(q.buffer_block == 64);
+  CHECK(q.buffer_block == 80);
 }
 
-TEST_CASE("segmented cache: read-ahead not over requested counts from the request's start", "[unit][cache]") {
-  SegmentedCache c(params(1, 64, 16, false));
-  CHECK(c.plan_read(0, 4, 1'000'000).media_blocks == 16);
-  SegmentedCache d(params(1, 64, 16, false));
-  CHECK(d.plan_read(0, 20, 1'000'000).media_blocks == 20);  // no read-ahead past a long request
+TEST_CASE("segmented cache: read-ahead per DiskSim's maximum, minimum and over-requested rules", "[unit][cache]") {
+  // A maximum read-ahead counts past the request's end, over requested or not.
+  SegmentedCache a(params(1, 64, 16, false));
+  CHECK(a.plan_read(0, 4, 1'000'000).media_blocks == 4 + 16);
+  SegmentedCache b(params(1, 64, 16, false));
+  CHECK(b.plan_read(0, 20, 1'000'000).media_blocks == 20 + 16);
+  // A maximum below the minimum is raised to the minimum.
+  CacheParams raised = params(1, 64, 4, true);
+  raised.min_read_ahead = 12;
+  SegmentedCache m(raised);
+  CHECK(m.plan_read(0, 8, 1'000'000).media_blocks == 8 + 12);
+  // Without a maximum: a segment's worth from the request's start (the segment keeps the
+  // request), nothing past a request of a segment's size ...
+  SegmentedCache c(params(1, 64, 0, false));
+  CHECK(c.plan_read(10, 20, 1'000'000).media_blocks == 64);
+  SegmentedCache d(params(1, 64, 0, false));
+  CHECK(d.plan_read(10, 64, 1'000'000).media_blocks == 64);
+  // ... or, over requested, a segment's worth past the request's end.
+  SegmentedCache o(params(1, 64, 0, true));
+  CHECK(o.plan_read(10, 20, 1'000'000).media_blocks == 20 + 64);
+  // The read-ahead is not cut at the segment's size: the segment is a ring that keeps the last 64
+  // blocks read (44..107), the request's scrolled out.
   SegmentedCache e(params(1, 64, 100, true));
-  CHECK(e.plan_read(0, 8, 1'000'000).media_blocks == 64);  // bounded by the segment
+  const SegmentedCache::ReadPlan ring = e.plan_read(0, 8, 1'000'000);
+  CHECK(ring.media_blocks == 108);
+  e.filled(ring, 108);
+  CHECK(e.lookup(0, 8).hit_blocks == 0);
+  CHECK(e.full_hit(44, 64));
+  CHECK_FALSE(e.full_hit(43, 1));
+  // It stops at the capacity.
   SegmentedCache f(params(1, 64, 100, true));
-  CHECK(f.plan_read(999'990, 8, 1'000'000).media_blocks == 10);  // and by the capacity
+  CHECK(f.plan_read(999'990, 8, 1'000'000).media_blocks == 10);
 }
 
 TEST_CASE("segmented cache: a partial hit continues in its segment, a full hit moves no media", "[unit][cache]") {
@@ -64,21 +88,22 @@ TEST_CASE("segmented cache: a partial hit continues in its segment, a full hit m
   CHECK(partial.media_lbn == 112);
   CHECK(partial.requested_media_blocks == 4);
   CHECK(partial.media_blocks == 4 + 8);
-  // No room left in the segment for the rest: served as a miss from the request's start.
+  // No room left in the segment's region (from 100: 16 blocks and 16 of read-ahead room, up to
+  // 132) for the rest: served as a miss from the request's start.
   SegmentedCache d(params(1, 16, 0, true));
-  d.filled(d.plan_read(100, 8, 1'000'000), 8);
-  const SegmentedCache::ReadPlan no_room = d.plan_read(104, 16, 1'000'000);
+  d.filled(d.plan_read(100, 8, 1'000'000), 24);  // 100..123, of which 108..123 are kept
+  const SegmentedCache::ReadPlan no_room = d.plan_read(120, 16, 1'000'000);
   CHECK(no_room.hit_blocks == 0);
-  CHECK(no_room.media_lbn == 104);
+  CHECK(no_room.media_lbn == 120);
   // The same when the segment that missed is also the least recently used one (it restarts).
   SegmentedCache e(params(1, 16, 0, true));
-  e.filled(e.plan_read(100, 16, 1'000'000), 16);  // 100..115
-  const SegmentedCache::ReadPlan restart = e.plan_read(112, 8, 1'000'000);
+  e.filled(e.plan_read(100, 16, 1'000'000), 32);  // 100..131, of which 116..131 are kept
+  const SegmentedCache::ReadPlan restart = e.plan_read(128, 8, 1'000'000);
   CHECK(restart.segment == 0);
   CHECK(restart.hit_blocks == 0);
   CHECK(restart.buffer_block == 0);
-  CHECK(restart.media_lbn == 112);
-  CHECK(restart.media_blocks == 8);
+  CHECK(restart.media_lbn == 128);
+  CHECK(restart.media_blocks == 8 + 16);  // a segment's worth past the request
   // A read larger than a segment bypasses the cache.
   const SegmentedCache::ReadPlan big = d.plan_read(0, 17, 1'000'000);
   CHECK(big.segment == -1);
@@ -91,14 +116,14 @@ TEST_CASE("segmented cache: writes drop stale segments and are read back from th
   SegmentedCache c(p);
   c.filled(c.plan_read(100, 16, 1'000'000), 16);
   const SegmentedCache::WritePlan w = c.plan_write(110, 4);
-  CHECK(w.segment == 2);  // the write segment, after the two read segments
-  CHECK(w.buffer_block == 128);
+  CHECK(w.segment == 2);  // the write segment, after the two read segments (regions of 64 + 64)
+  CHECK(w.buffer_block == 256);
   CHECK_FALSE(c.full_hit(100, 4));  // the read segment held blocks the write changed
   CHECK(c.full_hit(110, 4));        // read hits on write data
   c.extend_write(114, 4);
   CHECK(c.full_hit(110, 8));
   CHECK_THROWS_AS(c.extend_write(200, 4), std::logic_error);
-  CHECK(c.buffer_blocks() == 4 * 64);  // 2 read, 1 write, 1 bypass region
+  CHECK(c.buffer_blocks() == 4 * 128);  // 2 read, 1 write, 1 bypass region
   CHECK_THROWS_AS(SegmentedCache(params(0, 64, 0, true)), std::invalid_argument);
   CHECK_THROWS_AS(SegmentedCache(params(65, 64, 0, true)), std::invalid_argument);
 }
@@ -114,7 +139,7 @@ TEST_CASE("segmented cache: without read hits on write data a read of written bl
   const SegmentedCache::ReadPlan r = c.plan_read(110, 8, 1'000'000);
   CHECK(r.segment == 0);  // a read segment, from the media
   CHECK(r.hit_blocks == 0);
-  CHECK(r.media_blocks == 8);
+  CHECK(r.media_blocks == 8 + 64);  // over requested: a segment's worth of read-ahead
   c.filled(r, 8);
   CHECK(c.full_hit(110, 8));  // read back from the media, it is read data
   // Without a write segment the write takes a read segment; a read finds nothing in it either.
@@ -164,9 +189,10 @@ TEST_CASE("segmented cache: the read-ahead modes of 'Buffer continuous read' end
   SegmentedCache cylinder_end(with_mode(params(1, 64, 32, true), 2));
   cylinder_end.set_layout(&layout);
   CHECK(cylinder_end.plan_read(380, 8, 1'000'000).media_blocks == 20);
-  // 3: as without the key, bounded by the segment (150 + 64 = 214).
+  // 3: as without the key, max_read_ahead past the request (158 + 100 = 258), not cut at the
+  // segment's size.
   SegmentedCache count(with_mode(params(1, 64, 100, true), 3));
-  CHECK(count.plan_read(150, 8, 1'000'000).media_blocks == 64);
+  CHECK(count.plan_read(150, 8, 1'000'000).media_blocks == 108);
   // 1, 2 and 4 need the layout.
   SegmentedCache no_layout(with_mode(params(1, 64, 32, true), 1));
   CHECK_THROWS_AS(no_layout.plan_read(150, 8, 1'000'000), std::logic_error);
