@@ -338,13 +338,16 @@ void DiskMediaDriver::start_feature() {
 
 void DiskMediaDriver::seek_to(std::uint64_t lbn, const Command* c) {
   const PhysicalAddress target = predictor_.geometry().locate(lbn);
+  const bool write = flushing_ || (c && !c->is_read());  // a media write: a flush or a write command
   const Time least = from_ms(features_.overheads.minimum_seek_delay_ms);
-  if (least > Time{0} && (flushing_ || (c && !c->is_read()))) {  // a media write's seek lasts at least this
+  if (least > Time{0} && write) {  // a media write's seek lasts at least this
     const Time seek = predictor_.seek_time(head_, target.cylinder, target.head, Op::Write);
     if (seek < least) services_.offset() += to_sc(least - seek);
   }
   set_state(flushing_ ? State::Flushing : State::Seeking);
-  disk_regs::SeekBurst seek{target.cylinder, target.head, disk_regs::actuator::kCmdSeek};
+  // A media write's seek is commanded as one (the actuator adds the drive's write settle).
+  disk_regs::SeekBurst seek{target.cylinder, target.head,
+                            write ? disk_regs::actuator::kCmdSeekWrite : disk_regs::actuator::kCmdSeek};
   services_.bus_access(tlm::TLM_WRITE_COMMAND, kActTargetCyl, &seek, sizeof seek, c);
 }
 

@@ -325,6 +325,9 @@ const std::vector<ParamKey<DiskParams>>& disk_param_keys() {
                        "head switch time (hp97560: 1.6, Ruemmler & Wilkes 1994; disk003: 0.8, assumed)"));
     k.push_back(number("settle_ms", &DiskParams::settle_ms, 0, 1000, "ms",
                        "settle added to every arm move of >= 1 cylinder (both presets: 0, included in their curves)"));
+    k.push_back(number("write_settle_ms", &DiskParams::write_settle_ms, -1000, 1000, "ms",
+                       "DiskSim 4.0 'Add. write settling delay': added to a media write's non-zero positioning "
+                       "(seek or head switch), may be negative, the sum not below 0 (both presets: 0)"));
     k.push_back(number("command_overhead_ms", &DiskParams::command_overhead_ms, 0, 1000, "ms",
                        "controller overhead per command, spent by the firmware (hp97560: 2.2, Ruemmler & Wilkes "
                        "1994; disk003: 0, 003 section 3.2)"));

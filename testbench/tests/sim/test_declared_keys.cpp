@@ -70,9 +70,9 @@ TEST_CASE("keys: the disk declares every DiskParams member a scenario sets, in t
   CHECK(names ==
         std::vector<std::string>{
             "cylinders", "heads", "sectors_per_track", "zones", "track_skew", "cylinder_skew", "rpm", "head_switch_ms",
-            "settle_ms", "command_overhead_ms", "seek_calibration_samples", "seek_curve.short_const_ms",
-            "seek_curve.short_sqrt_ms", "seek_curve.long_const_ms", "seek_curve.long_linear_ms",
-            "seek_curve.short_max_distance", "seek_table",
+            "settle_ms", "write_settle_ms", "command_overhead_ms", "seek_calibration_samples",
+            "seek_curve.short_const_ms", "seek_curve.short_sqrt_ms", "seek_curve.long_const_ms",
+            "seek_curve.long_linear_ms", "seek_curve.short_max_distance", "seek_table",
             // The drive's features (tlm_bus/drive_features.h), all off by default.
             "interface.read_sector_ms", "interface.write_sector_ms", "interface.hold_bus_read",
             "interface.first_reselect_ms", "interface.other_reselect_ms", "interface.read_completion_ms",
@@ -103,8 +103,8 @@ TEST_CASE("keys: the disk declares every DiskParams member a scenario sets, in t
   CHECK(zones.columns.size() == 3);
   CHECK(zones.max_items == 64);
   CHECK(zones.show(hp97560()) == "[[0, 1962, 72]]");
-  CHECK(disk_param_keys()[16].name == "seek_table");
-  CHECK(disk_param_keys()[16].show(hp97560()) == "none");
+  CHECK(disk_param_keys()[17].name == "seek_table");
+  CHECK(disk_param_keys()[17].show(hp97560()) == "none");
 }
 
 TEST_CASE("keys: every disk key reaches its DiskParams member", "[sim][config][keys]") {

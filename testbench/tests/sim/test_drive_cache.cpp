@@ -218,6 +218,37 @@ TEST_CASE("cache: a write-through write reconnects after its media write", "[sim
   CHECK(csv.ps(0, "completion_ms") == block_end(m.transfer_start, 3) + kBus + 50'000'000 + 30'000'000 + kBus);
 }
 
+/// device.write_settle_ms (DiskSim's "Add. write settling delay") on the feature path: a
+/// write-through write of 4 blocks at kLbn from cylinder 0 seeks 13.6 ms + `settle_ps`, then
+/// waits for kLbn's slot.
+void check_write_settle(std::int64_t settle_ps, const std::string& key) {
+  TempDir dir("write-settle");
+  const RunResult w = run(dir, line_ms(0, kLbn, 4, false), {"device.interface.write_sector_ms=0.1", key});
+  REQUIRE(w.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  const Miss m = write_to_klbn(2 * kBus + kOverheadPs);
+  CHECK(csv.ps(0, "seek_start_ms") == m.seek_start);
+  CHECK(csv.ps(0, "seek_end_ms") == m.seek_end + settle_ps);
+  CHECK(csv.ps(0, "transfer_start_ms") == next_slot(m.seek_end + settle_ps + 2 * kBus, kSlot));
+}
+
+TEST_CASE("cache: a media write's seek adds a positive write settle", "[sim][cache][write]") {
+  check_write_settle(500'000'000, "device.write_settle_ms=0.5");
+}
+
+TEST_CASE("cache: a media write's seek adds a negative write settle", "[sim][cache][write]") {
+  check_write_settle(-500'000'000, "device.write_settle_ms=-0.5");
+}
+
+TEST_CASE("cache: a read's seek does not add the write settle", "[sim][cache][write]") {
+  TempDir dir("read-settle");
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 4, true), {"device.interface.write_sector_ms=0.1", "device.write_settle_ms=0.5"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  CHECK(csv.ps(0, "seek_end_ms") == miss_to_klbn(2 * kBus, kOverheadPs).seek_end);
+}
+
 /// A write of 8 blocks at kLbn at 3.15 ms a sector across the interface (data in at command +
 /// 25.2 ms, after the first pass of the first sector following the seek): where its media write
 /// starts without the overlap (once all the data is in, the next pass) and with it (the first pass
