@@ -52,6 +52,19 @@ run() {
   [[ $status -eq 0 ]] || fail "drivevp run $file exited with status $status; log tail: $(tail -n 10 "$work/run.log" | tr '\n' ' ')"
 }
 
+# gtkwave WHAT LOG ARGS...: runs waveforms/check_gtkwave.sh ARGS, shows its log, fails naming WHAT.
+gtkwave() {
+  local what=$1 log=$2
+  shift 2
+  set +e
+  timeout --kill-after=10 $((CHECK_GTKWAVE_TIMEOUT + 30)) bash "$check_gtkwave" ${keep[@]+"${keep[@]}"} "$@" > "$log" 2>&1
+  local status=$?
+  set -e
+  cat "$log"
+  [[ $status -ne 2 ]] || usage "check_gtkwave.sh reports a usage error or a missing tool (status 2)"
+  [[ $status -eq 0 ]] || fail "check_gtkwave.sh exited with status $status on $what"
+}
+
 # check LOG ARGS...: runs the checker; its status.
 check() {
   local log=$1
@@ -105,17 +118,11 @@ expected=(
 keep=()
 if [[ -n ${KEEP_DIR:-} ]]; then keep=(--keep "$KEEP_DIR"); fi
 export CHECK_GTKWAVE_TIMEOUT=${CHECK_GTKWAVE_TIMEOUT:-60}
-set +e
-timeout --kill-after=10 $((CHECK_GTKWAVE_TIMEOUT + 30)) bash "$check_gtkwave" ${keep[@]+"${keep[@]}"} \
+gtkwave "the 003 run" "$work/gtkwave.log" \
   --value-at 1000000000001 'SystemC.rounds.period[7:0]' C \
   --value-at "$d_at" 'SystemC.rounds.period[7:0]' D \
   --value-at 1000000000001 'SystemC.rounds.round[63:0]' 1 \
-  "$out/waves.vcd" "$out/waves.gtkw" "${expected[@]}" > "$work/gtkwave.log" 2>&1
-status=$?
-set -e
-cat "$work/gtkwave.log"
-[[ $status -ne 2 ]] || usage "check_gtkwave.sh reports a usage error or a missing tool (status 2)"
-[[ $status -eq 0 ]] || fail "check_gtkwave.sh exited with status $status on the 003 run"
+  "$out/waves.vcd" "$out/waves.gtkw" "${expected[@]}"
 
 # 4. Paper 004: ten generated rate-based tasks under WRR-SCAN-C for 20 s, aperiodic reads every 35 ms.
 cat > "$work/rate.toml" << 'EOF'
@@ -149,13 +156,7 @@ grep -q "rounds.slack_ms is .* more than the round length 1.0 ms" "$work/rate-ne
   fail "negative self-test: the checker failed without naming rounds.slack_ms and the round length"
 }
 grep -qx -- "-Rounds" "$work/rate/waves.gtkw" || fail "the 004 run's waves.gtkw has no Rounds group"
-set +e
-timeout --kill-after=10 $((CHECK_GTKWAVE_TIMEOUT + 30)) bash "$check_gtkwave" ${keep[@]+"${keep[@]}"} \
-  "$work/rate/waves.vcd" "$work/rate/waves.gtkw" 'SystemC.rounds.round[63:0]' 'SystemC.rounds.boundary' \
-  'SystemC.rounds.serving[7:0]' 'SystemC.rounds.pending_c[31:0]' 'SystemC.rounds.slack_ms' > "$work/gtkwave-rate.log" 2>&1
-status=$?
-set -e
-cat "$work/gtkwave-rate.log"
-[[ $status -ne 2 ]] || usage "check_gtkwave.sh reports a usage error or a missing tool (status 2)"
-[[ $status -eq 0 ]] || fail "check_gtkwave.sh exited with status $status on the 004 run"
+gtkwave "the 004 run" "$work/gtkwave-rate.log" "$work/rate/waves.vcd" "$work/rate/waves.gtkw" \
+  'SystemC.rounds.round[63:0]' 'SystemC.rounds.boundary' 'SystemC.rounds.serving[7:0]' \
+  'SystemC.rounds.pending_c[31:0]' 'SystemC.rounds.slack_ms'
 echo "$me: OK"
