@@ -12,6 +12,22 @@ RoundManager::RoundManager(Time round_length, Time guard) : length_(round_length
     throw std::invalid_argument("round manager: the guard must be in [0, round length)");
 }
 
+void RoundManager::begin_round(Time start) {
+  if (started() && start < start_) throw std::invalid_argument("round manager: a round cannot start before the last");
+  start_ = start;
+  ++begun_;
+}
+
+std::uint64_t RoundManager::current_round() const {
+  if (!started()) throw std::logic_error("round manager: no round has begun");
+  return begun_ - 1;
+}
+
+Time RoundManager::slack(Time finish) const {
+  if (length_ == kUnbounded) throw std::logic_error("round manager: an unbounded round has no slack");
+  return current_end() - finish;
+}
+
 std::uint64_t RoundManager::round_of(const Command& c) const {
   if (is_continuous(c) && c.deadline != kNoDeadline) {
     const std::uint64_t r = round_at(c.deadline);
@@ -51,6 +67,8 @@ Transfer transfer_of(const DiskPredictor& disk, const PhysicalAddress& first, co
 }
 
 }  // namespace
+
+bool RoundManager::predicts(const Predictor& predictor) { return typeid(predictor) == typeid(DiskPredictor); }
 
 RoundManager::Step RoundManager::predict(const Predictor& predictor, const MediaPosition& from, Time start,
                                          const Command& c) {

@@ -14,7 +14,15 @@
 //    disk's geometry gives, so fits() can check, before a D-request is served, that it and the
 //    remaining C-requests in their planned order still finish by the round's end less `guard`
 //    (003 §2.1: "before serving a D-request ... check if there will be enough time to serve all
-//    remaining C-requests").
+//    remaining C-requests");
+//  * a round clock for schedulers whose rounds start where the firmware says rather than at
+//    multiples of T (paper 004's WRR-SCAN: with bandwidth reclamation a round starts when the
+//    previous one's work is done): begin_round(start) opens round rounds_begun() - 1 =
+//    current_round() at `start`; it ends at current_end() = start + T, or never with a round
+//    length of kUnbounded (WRR-SCAN before its plan is set: rounds end only when their work is
+//    done); over(t) says the round's time is up; fits_current(finish) says work predicted
+//    (finish_of) to finish by `finish` fits in the round less `guard`, and slack(finish) is by how
+//    much. The fixed-round interface above ignores the round clock.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +39,9 @@ class RoundManager {
   /// again anyway: 1 ms, far longer than the host's doorbell and the controller's fetch (a few
   /// microseconds) and far shorter than a round.
   static constexpr Time kRoundSync{1'000'000'000};
+  /// A round length for rounds that end only when their work is done (the round clock's
+  /// current_end() is then kUnbounded and over() is never true). Not for the fixed-round interface.
+  static constexpr Time kUnbounded = Time::max();
 
   /// `round_length` > 0; `guard` >= 0 is kept free at the end of every round for prediction
   /// errors (the firmware's completion path and DMA between requests, which the predictor does
@@ -61,7 +72,9 @@ class RoundManager {
   /// Predicts serving `c` when the firmware decides at `start` (SchedulingContext::now) with the
   /// heads at `from`: finish = start + lead + seek + rotation + transfer; transfer is the sector
   /// time (revolution / sectors per track) times the blocks plus the track and cylinder skews
-  /// crossed (docs/models/disk.md). `predictor` must be a DiskPredictor (std::invalid_argument).
+  /// crossed (docs/models/disk.md). `predictor` must be a DiskPredictor (std::invalid_argument):
+  /// predicts() says whether it is.
+  static bool predicts(const Predictor& predictor);
   static Step predict(const Predictor& predictor, const MediaPosition& from, Time start, const Command& c);
   /// The time between one request's finish and the next decision (the controller's command
   /// overhead, from the predictor).
@@ -76,9 +89,32 @@ class RoundManager {
     return finish_of(ctx, first, sequence) <= round_budget_end(r);
   }
 
+  // ---- the round clock (rounds started explicitly) ----
+
+  /// Opens the next round at `start`, which must not precede the current round's start
+  /// (std::invalid_argument otherwise).
+  void begin_round(Time start);
+  bool started() const { return begun_ > 0; }
+  std::uint64_t rounds_begun() const { return begun_; }
+  /// The current round (0-based): rounds_begun() - 1. std::logic_error before begin_round().
+  std::uint64_t current_round() const;
+  /// The current round's start; Time{0} before begin_round().
+  Time current_start() const { return start_; }
+  /// current_start() + round length, or kUnbounded.
+  Time current_end() const { return length_ == kUnbounded ? kUnbounded : start_ + length_; }
+  /// True when no round has begun or `t` has reached the current round's end.
+  bool over(Time t) const { return !started() || (length_ != kUnbounded && t >= current_end()); }
+  /// True when work predicted to finish at `finish` (finish_of) ends by current_end() - guard.
+  bool fits_current(Time finish) const { return length_ == kUnbounded || finish <= current_end() - guard_; }
+  /// current_end() - finish: the round's slack after work predicted to finish at `finish`
+  /// (negative: a predicted overrun). std::logic_error for unbounded rounds.
+  Time slack(Time finish) const;
+
  private:
   Time length_;
   Time guard_;
+  std::uint64_t begun_ = 0;
+  Time start_{0};
 };
 
 /// CI-OPT's / OPT(k)'s exact order (003 §2.1): of all orders of `cluster` (at most 8 requests),

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "firmware/policies/policies.h"
+#include "firmware/rounds/round_manager.h"
 #include "firmware/rounds/round_status.h"
 
 namespace drivevp {
@@ -31,16 +32,45 @@ class WrrScan final : public WrrScanPolicy, public RoundStatusSource {
       if (x == 0) throw std::invalid_argument("WRR-SCAN plan: task " + std::to_string(stream) + " has weight 0");
     plan_ = plan;
     configured_ = true;
+    clock_ = RoundManager(plan.round, Time{0});
   }
-  std::uint64_t rounds() const override { return rounds_; }
-  /// The WRR round and the periodic job commands (RealTime) still queued; WRR-SCAN predicts no
-  /// finish times, so no slack.
-  std::optional<RoundStatus> round_status(const SchedulingContext&, const Decision&) const override {
+  std::uint64_t rounds() const override { return clock_.rounds_begun(); }
+  const RoundManager& round_clock() const override { return clock_; }
+  /// The WRR round, the periodic job commands (RealTime) still queued and, with a plan on a disk
+  /// (RoundManager::predicts), the slack: the round's end less the predicted finish
+  /// (RoundManager::finish_of) of the decision's media access followed by the rest of the round's
+  /// sweep as the queue stands (the accesses next() would still serve in this round, the owners'
+  /// budgets spent as they go; each access predicted as one command over its blocks).
+  std::optional<RoundStatus> round_status(const SchedulingContext& ctx, const Decision& decision) const override {
     RoundStatus s;
-    s.round = rounds_ == 0 ? 0 : rounds_ - 1;
+    s.round = clock_.started() ? clock_.current_round() : 0;
     for (const auto& [k, c] : queue_)
       if (c.cls == RequestClass::RealTime) ++s.pending_c;
+    if (configured_ && decision.kind == Decision::Kind::Serve && RoundManager::predicts(*ctx.predictor)) {
+      const Command access = merged(decision);
+      const std::vector<Command> rest = rest_of_round(*ctx.predictor, access);
+      s.slack = clock_.slack(RoundManager::finish_of(ctx, &access, rest));
+      s.has_slack = true;
+    }
     return s;
+  }
+  /// The accesses next() would serve in the current round after `access` if no command arrived
+  /// and the round had time: the sweep continued from `access`'s last block on a copy of the state.
+  std::vector<Command> rest_of_round(const Predictor& predictor, const Command& access) const {
+    WrrScan sweep(*this);
+    std::vector<Command> out;
+    std::uint32_t cyl = predictor.sweep_coordinate(access.end_lbn() - 1);
+    for (auto it = sweep.find_ahead(cyl); it != sweep.queue_.end(); it = sweep.find_ahead(cyl)) {
+      out.push_back(merged(sweep.serve(it)));
+      cyl = predictor.sweep_coordinate(out.back().end_lbn() - 1);
+    }
+    return out;
+  }
+  /// A Serve decision's media access as one command: the first command over all its blocks.
+  static Command merged(const Decision& d) {
+    Command c = d.command;
+    for (const Command& b : d.batch) c.blocks += b.blocks;
+    return c;
   }
 
   void enqueue(const Command& c, const SchedulingContext& ctx) override {
@@ -54,7 +84,7 @@ class WrrScan final : public WrrScanPolicy, public RoundStatusSource {
     if (queue_.empty()) return Decision::idle();
     const std::uint32_t cyl = ctx.predictor->sweep_coordinate(ctx.position);
     bool fresh = false;
-    if (rounds_ == 0 || (configured_ && ctx.now >= round_start_ + plan_.round)) {
+    if (clock_.over(ctx.now)) {  // no round yet, or R has passed (never before configure())
       start_round(ctx.now);
       fresh = true;
     }
@@ -65,7 +95,7 @@ class WrrScan final : public WrrScanPolicy, public RoundStatusSource {
     }
     if (it == queue_.end()) {
       // The round's work is done.
-      if (configured_ && !reclaim_) return Decision::wait_until(round_start_ + plan_.round);
+      if (configured_ && !reclaim_) return Decision::wait_until(clock_.current_end());
       start_round(ctx.now);
       it = find_ahead(cyl);
       if (it == queue_.end()) {
@@ -102,13 +132,9 @@ class WrrScan final : public WrrScanPolicy, public RoundStatusSource {
   }
 
   void start_round(Time now) {
-    if (configured_ && !reclaim_)
-      round_start_ = Time{now.count() / plan_.round.count() * plan_.round.count()};
-    else
-      round_start_ = now;
-    up_ = rounds_ == 0 ? true : !up_;
+    up_ = clock_.started() ? !up_ : true;
+    clock_.begin_round(configured_ && !reclaim_ ? Time{now.count() / plan_.round.count() * plan_.round.count()} : now);
     used_.clear();
-    ++rounds_;
   }
 
   Queue::iterator find_ahead(std::uint32_t cyl) {
@@ -191,9 +217,10 @@ class WrrScan final : public WrrScanPolicy, public RoundStatusSource {
   Queue queue_;
   std::multimap<std::uint64_t, Key> by_lbn_;
   std::map<std::int64_t, std::int64_t> used_;  ///< sectors served this round, by owner
-  Time round_start_{0};
+  /// The round clock: R from the plan; before configure() rounds are unbounded (they end when
+  /// their work is done).
+  RoundManager clock_{RoundManager::kUnbounded, Time{0}};
   bool up_ = true;
-  std::uint64_t rounds_ = 0;
 };
 
 PolicyInfo describe(wrr::Variant v, const char* key, const char* section) {

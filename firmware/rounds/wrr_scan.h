@@ -1,7 +1,8 @@
 // WRR-SCAN (paper 004 §3): weighted round-robin over real-time tasks and an aperiodic server, each
 // round one SCAN sweep. The small interface through which the platform hands the policy its round
-// plan (the admission test's R, x_i and x_a, firmware/rounds/wrr_admission.h); it is meant to move
-// onto the shared round manager later. Plain C++.
+// plan (the admission test's R, x_i and x_a, firmware/rounds/wrr_admission.h). Its rounds run on the
+// round manager's round clock (firmware/rounds/round_manager.h: begin_round, over, current_end),
+// which also predicts its slack (RoundStatus). Plain C++.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <memory>
 
 #include "firmware/policy.h"
+#include "firmware/rounds/round_manager.h"
 #include "firmware/rounds/wrr_admission.h"
 
 namespace drivevp {
@@ -47,6 +49,9 @@ class WrrScanPolicy : public SchedulingPolicy {
   virtual void configure(const WrrRoundPlan& plan) = 0;
   /// Rounds started so far.
   virtual std::uint64_t rounds() const = 0;
+  /// The round clock: the current round (current_round()) and its start, where the policy began it
+  /// (the rounds of rounds.csv, testbench/metrics/rounds_checker.h).
+  virtual const RoundManager& round_clock() const = 0;
 };
 
 /// The WRR-SCAN policy of `variant` (the variants differ in their admission test, weights and the

@@ -33,8 +33,8 @@ RoundsTrace::RoundsTrace(sc_core::sc_module_name name, const Options& options, T
              options_.periodic ? std::vector<std::string>{"idle", "periodic", "aperiodic"}
                                : std::vector<std::string>{"idle", "C", "D"});
   tracer.add(g, pending_c_, p + ".pending_c", WaveFormat::AnalogStep, 32);
+  tracer.add(g, slack_ms_, p + ".slack_ms", WaveFormat::AnalogStep);
   if (fixed) {
-    tracer.add(g, slack_ms_, p + ".slack_ms", WaveFormat::AnalogStep);
     SC_METHOD(on_boundary);
     sensitive << boundary_event_;
     dont_initialize();

@@ -21,11 +21,14 @@
 //   rounds.pending_c  the C-requests (periodic job commands) of the policy's current round or
 //                     earlier that it still holds after each decision (RoundStatus::pending_c),
 //                     changed at dispatch times; 0 with a policy that keeps no rounds.
-//   rounds.slack_ms   003 only: the slack the firmware predicts at each decision: the round's end
-//                     less the predicted finish of the decision's request followed by the pending
-//                     C-requests in their planned order (RoundStatus::slack), in ms, changed at
-//                     dispatch times; it falls as a round fills up and is negative for a predicted
-//                     hiccup.
+//   rounds.slack_ms   the slack the firmware predicts at each decision (RoundStatus::slack), in ms,
+//                     changed at dispatch times: 003, the round's end less the predicted finish of
+//                     the decision's request followed by the pending C-requests in their planned
+//                     order; WRR-SCAN (on a disk, with its plan), the round's end (its start on the
+//                     round clock plus R) less the predicted finish of the decision's media access
+//                     followed by the rest of the round's sweep. It falls as a round fills up and is
+//                     negative for a predicted hiccup (overrun). 0 until the first prediction with
+//                     WRR-SCAN, T at time 0 with fixed rounds.
 //
 // Exact times: the firmware decides inside an interrupt handler whose local time offset runs ahead
 // of the simulated time (loosely timed), so a decision's values are applied by a timed event at

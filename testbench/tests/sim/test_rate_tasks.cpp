@@ -4,10 +4,12 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "sim_test_util.h"
+#include "source_paths.h"  // generated: DRIVEVP_SOURCE_DIR
 
 namespace drivevp {
 namespace {
@@ -117,6 +119,61 @@ TEST_CASE("sim: an admitted WRR-SCAN-C set meets every job deadline; exact jobs 
   const double u = rt["utilization"].get<double>();
   CHECK((u > 0 && u < 1));
   CHECK(rt["normalized_idle"].get<double>() > 0.5);  // a light load
+  // rounds.csv: one row per firmware round, numbered from 0 with starts that never go back; its
+  // C-requests are the 100 block commands, its D-requests the aperiodic ones, no hiccups (no
+  // missed deadline). summary.json stays as it was: no "rounds", no files.rounds_csv.
+  const std::string csv = read_text(dir / "out" / "rounds.csv");
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "round,start_ms,c_served,c_in_round,d_served,c_period_ms,d_period_ms,idle_ms,slack_ms,hiccups");
+  std::uint64_t rows = 0, c = 0, c_in = 0, d = 0, hiccups = 0;
+  std::int64_t last_start = -1;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::istringstream ls(line);
+    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
+    REQUIRE(f.size() == 10);
+    CHECK(f[0] == std::to_string(rows));
+    const std::int64_t start = ms_text_to_ps(f[1]);
+    CHECK(start >= last_start);
+    last_start = start;
+    c += std::stoull(f[2]);
+    c_in += std::stoull(f[3]);
+    d += std::stoull(f[4]);
+    CHECK(ms_text_to_ps(f[7]) >= 0);  // idle
+    hiccups += std::stoull(f[9]);
+    ++rows;
+  }
+  CHECK(rows > 10);  // 10 s of 500 ms rounds at most, with reclamation many more
+  CHECK(c == 100);
+  CHECK(c_in == 100);
+  CHECK(d == rt["aperiodic"]["requests"].get<std::uint64_t>());
+  CHECK(hiccups == 0);
+  CHECK_FALSE(r.summary.contains("rounds"));
+  CHECK_FALSE(r.summary["files"].contains("rounds_csv"));
+}
+
+TEST_CASE("sim: the 004 sweep writes rounds.csv for every WRR-SCAN run and none for SCAN-EDF", "[sim][wrr][rounds]") {
+  // experiments/wrr-scan-004.toml as shipped (4 policies x 10 task counts), 2 s of workload.
+  TempDir dir("wrr-sweep");
+  const std::string out = (dir / "sweep").string();
+  const CommandResult run =
+      run_drivevp(dir.path(), {"sweep", std::string(DRIVEVP_SOURCE_DIR) + "/experiments/wrr-scan-004.toml", "--set",
+                               "workload.duration_s=2", "-j", "1", "--out", out});
+  REQUIRE(run.status == 0);
+  int wrr = 0, edf = 0;
+  for (const std::string& point : list_dir(fs::path(out) / "points")) {
+    const fs::path p = fs::path(out) / "points" / point;
+    if (!fs::is_directory(p)) continue;
+    const bool is_edf = read_text(p / "scenario.toml").find("policy = 'scan_edf'") != std::string::npos;
+    INFO(point);
+    CHECK(fs::exists(p / "rep-0" / "requests.csv"));
+    CHECK(fs::exists(p / "rep-0" / "rounds.csv") == !is_edf);
+    ++(is_edf ? edf : wrr);
+  }
+  CHECK(wrr == 30);
+  CHECK(edf == 10);
 }
 
 TEST_CASE("sim: drivevp admission reports the tasks each WRR-SCAN test admits; runs repeat byte for byte",
@@ -132,6 +189,9 @@ TEST_CASE("sim: drivevp admission reports the tasks each WRR-SCAN test admits; r
   for (const char* out : {"o1", "o2"})
     REQUIRE(run_drivevp(dir.path(), {"run", (dir / "s.toml").string(), "--out", (dir / out).string()}).status == 0);
   CHECK(read_text(dir / "o1" / "requests.csv") == read_text(dir / "o2" / "requests.csv"));
+  const std::string rounds_csv = read_text(dir / "o1" / "rounds.csv");
+  CHECK(rounds_csv.size() > 100);
+  CHECK(rounds_csv == read_text(dir / "o2" / "rounds.csv"));
   const CommandResult bad = run_drivevp(dir.path(), {"run", (dir / "s.toml").string(), "--set",
                                                      "workload.admission=\"lenient\"", "--out", (dir / "o3").string()});
   CHECK(bad.status == 2);

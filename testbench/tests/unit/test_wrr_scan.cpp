@@ -17,6 +17,8 @@
 
 #include "firmware/disk_predictor.h"
 #include "firmware/policy.h"
+#include "firmware/rounds/round_manager.h"
+#include "firmware/rounds/round_status.h"
 #include "firmware/rounds/wrr_admission.h"
 #include "firmware/rounds/wrr_scan.h"
 #include "small_disk.h"
@@ -242,6 +244,108 @@ TEST_CASE("WRR-SCAN: an oversized command uses the whole budget; unconfigured it
   CHECK(look->name() == "WRR-SCAN-C");
   CHECK(make_policy("wrr_scan_ca")->name() == "WRR-SCAN-CA");
   CHECK_THROWS_AS(p->configure(small_plan({{1, 0}})), std::invalid_argument);
+}
+
+// ---- the round clock and WRR-SCAN's slack ---------------------------------------------------------
+
+TEST_CASE("round manager: the round clock starts rounds where the firmware says", "[wrr][rounds]") {
+  RoundManager rm(ms(100), ms(5));
+  CHECK_FALSE(rm.started());
+  CHECK(rm.rounds_begun() == 0);
+  CHECK(rm.over(Time{0}));  // no round yet: time to begin one
+  CHECK_THROWS_AS(rm.current_round(), std::logic_error);
+  rm.begin_round(ms(7));
+  CHECK(rm.started());
+  CHECK(rm.current_round() == 0);
+  CHECK(rm.current_start() == ms(7));
+  CHECK(rm.current_end() == ms(107));
+  CHECK_FALSE(rm.over(ms(107) - Time{1}));
+  CHECK(rm.over(ms(107)));
+  CHECK(rm.fits_current(ms(102)));  // the guard: 107 - 5
+  CHECK_FALSE(rm.fits_current(ms(102) + Time{1}));
+  CHECK(rm.slack(ms(40)) == ms(67));
+  CHECK(rm.slack(ms(110)) == ms(-3));
+  rm.begin_round(ms(50));  // early: a reclaimed round
+  CHECK(rm.current_round() == 1);
+  CHECK(rm.rounds_begun() == 2);
+  CHECK(rm.current_end() == ms(150));
+  CHECK_THROWS_AS(rm.begin_round(ms(49)), std::invalid_argument);
+  // The fixed-round interface does not see the clock.
+  CHECK(rm.round_at(ms(150)) == 1);
+  RoundManager unbounded(RoundManager::kUnbounded, Time{0});
+  unbounded.begin_round(ms(1));
+  CHECK(unbounded.current_end() == RoundManager::kUnbounded);
+  CHECK_FALSE(unbounded.over(Time::max() - Time{1}));
+  CHECK(unbounded.fits_current(Time::max() - Time{1}));
+  CHECK_THROWS_AS(unbounded.slack(ms(1)), std::logic_error);
+  CHECK(RoundManager::predicts(predictor()));
+}
+
+TEST_CASE("WRR-SCAN's slack: the round's end less the predicted finish of the rest of its sweep", "[wrr][rounds]") {
+  // R = 100 ms, x_1 = 3, x_a = 1; the head at cylinder 50 at 2 ms. Task 1: #1 @60, #2 and #3
+  // contiguous @70 (sectors 0, 1); aperiodic #4 @65, #5 @66 (the server's one block goes to #4).
+  // Decision 1 at 2 ms serves #1 and the round then sweeps on: #4, then #2 + #3 in one access
+  // (the 2 blocks left of x_1); #5 waits for the next round. Its slack: 102 ms less the predicted
+  // finish of #1, #4, (#2 + #3) from the head at 50 at 2 ms.
+  auto p = make_wrr_scan(wrr::Variant::C, true);
+  p->configure(small_plan({{1, 3}}));
+  const std::vector<Command> cs{job_block(1, 1, lbn_of(60)), job_block(2, 1, lbn_of(70)),
+                                job_block(3, 1, lbn_of(70, 1)), job_block(4, 0, lbn_of(65)),
+                                job_block(5, 0, lbn_of(66))};
+  SchedulingContext ctx = at(50, ms(2));
+  for (const Command& c : cs) p->enqueue(c, ctx);
+  const auto* status = dynamic_cast<const RoundStatusSource*>(p.get());
+  REQUIRE(status);
+  const Command access_23 = job_block(2, 1, lbn_of(70), 2);  // #2 + #3 as one access
+
+  // Advances the clock and the heads over `served` (as predicted), then takes the next decision,
+  // which must serve `id`, and its status.
+  Decision d;
+  auto decide = [&](const Command* served, std::uint64_t id) {
+    if (served) {
+      const RoundManager::Step step = RoundManager::predict(predictor(), ctx.position, ctx.now, *served);
+      ctx.now = step.finish;
+      ctx.position = step.end;
+    }
+    d = p->next(ctx);
+    REQUIRE(d.kind == Decision::Kind::Serve);
+    REQUIRE(d.command.id == id);
+    const std::optional<RoundStatus> st = status->round_status(ctx, d);
+    REQUIRE(st);
+    REQUIRE(st->has_slack);
+    return *st;
+  };
+
+  RoundStatus s = decide(nullptr, 1);
+  CHECK(s.round == 0);
+  CHECK(s.pending_c == 2);  // #2, #3
+  CHECK(s.slack == ms(102) - RoundManager::finish_of(ctx, &cs[0], {cs[3], access_23}));
+  CHECK(s.slack > Time{0});
+
+  // Decision 2 at #1's predicted finish, the head at its end: #4; the rest is #2 + #3.
+  s = decide(&cs[0], 4);
+  CHECK(s.slack == ms(102) - RoundManager::finish_of(ctx, &cs[3], {access_23}));
+
+  // Decision 3 serves #2 + #3 in one access and predicts it alone.
+  s = decide(&cs[3], 2);
+  REQUIRE(d.batch.size() == 1);
+  CHECK(s.pending_c == 0);
+  CHECK(s.slack == ms(102) - RoundManager::predict(predictor(), ctx.position, ctx.now, access_23).finish);
+
+  // Round 2 begins at once (reclamation) for #5: its end is R after that decision.
+  const Time round2 = ctx.now + ms(1);
+  d = p->next(at(70, round2));
+  REQUIRE(d.kind == Decision::Kind::Serve);
+  CHECK(d.command.id == 5);
+  s = *status->round_status(at(70, round2), d);
+  CHECK(s.round == 1);
+  CHECK(s.slack == round2 + ms(100) - RoundManager::predict(predictor(), at(70).position, round2, cs[4]).finish);
+
+  // Unconfigured (unbounded LOOK rounds): no slack.
+  auto look = make_wrr_scan(wrr::Variant::C, true);
+  look->enqueue(cs[0], at(50));
+  const Decision l = look->next(at(50));
+  CHECK_FALSE(dynamic_cast<const RoundStatusSource&>(*look).round_status(at(50), l)->has_slack);
 }
 
 // ---- the rate_tasks workload ---------------------------------------------------------------------

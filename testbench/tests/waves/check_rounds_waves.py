@@ -2,7 +2,7 @@
 """Cross-checks the round waveforms (trace group "rounds") of a drivevp run against its
 rounds.csv and requests.csv.
 
-Usage: check_rounds_waves.py [--rounds-csv ROUNDS.csv] WAVES.vcd REQUESTS.csv
+Usage: check_rounds_waves.py [--rounds-csv ROUNDS.csv | --round-ms R] WAVES.vcd REQUESTS.csv
 
 With --rounds-csv (fixed rounds, workload.kind = "rounds", paper 003), for every round row r with
 start s = start_ms, C-period cp = c_period_ms, round length T (start of row 1 less row 0's):
@@ -18,6 +18,9 @@ has none):
      next dispatch it is idle (0);
   5. rounds.pending_c, rounds.slack_ms (if traced) and, without --rounds-csv, rounds.round change
      only at dispatch times.
+With --round-ms R (the policy's rounds, paper 004's WRR-SCAN with round length R ms):
+  6. rounds.slack_ms is traced, changes at least once, and never exceeds R (the round's end less
+     a predicted finish after the decision, which lies in the round).
 
 Times: exact integer ps (requests.csv and rounds.csv print ms with 9 decimals; the VCD unit must
 be 1 ps). Exit status: 0 all agree; 1 a check failed (the first failure is named, with its file
@@ -116,7 +119,7 @@ def check_requests(path, rows, sig, fixed):
             raise Fail(f"{path}: {SERVING} is {srv.value_at(c0)} at {c0} ps, after the access dispatched at {d0} ps "
                        f"completed and before the next dispatch at {d1} ps; expected idle")
     dispatches = set(accesses)
-    for name in ([PENDING, SLACK] if fixed else [PENDING, ROUND]):
+    for name in ([PENDING, SLACK] if fixed else [PENDING, ROUND, SLACK]):
         if name not in sig:
             continue
         stray = [t for t in sig[name].times if t > 0 and t not in dispatches]
@@ -125,14 +128,32 @@ def check_requests(path, rows, sig, fixed):
     return len(reqs), len(spans)
 
 
+def check_policy_slack(slack, round_ms):
+    """Check 6; returns a summary fragment."""
+    later = [(t, v) for t, v in zip(slack.times, slack.values) if t > 0]
+    if not later:
+        raise Fail(f"{SLACK} never changes: the policy predicted no slack")
+    # The VCD's real values print with a few significant digits: allow a relative 1e-6.
+    over = [(t, v) for t, v in later if v > round_ms * (1 + 1e-6)]
+    if over:
+        raise Fail(f"{SLACK} is {over[0][1]} ms at {over[0][0]} ps, more than the round length {round_ms} ms")
+    low = min(v for _, v in later)
+    return f"{SLACK} {len(later)} predictions in [{low:g}, {max(v for _, v in later):g}] ms <= R = {round_ms:g} ms, "
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("vcd")
     ap.add_argument("requests_csv")
     ap.add_argument("--rounds-csv")
+    ap.add_argument("--round-ms", type=float)
     args = ap.parse_args(argv)
     fixed = args.rounds_csv is not None
-    wanted = {ROUND, BOUNDARY, SERVING, PENDING} | ({PERIOD, SLACK} if fixed else set())
+    if fixed and args.round_ms is not None:
+        print(f"{PROG}: error: --rounds-csv and --round-ms exclude each other", file=sys.stderr)
+        return 2
+    wanted = {ROUND, BOUNDARY, SERVING, PENDING} | ({PERIOD, SLACK} if fixed else set()) | \
+        ({SLACK} if args.round_ms is not None else set())
     try:
         timescale_ps, sig, _, changes = parse_vcd(args.vcd, wanted)
         req_rows = read_csv(args.requests_csv, {"id", "dispatch_ms", "completion_ms", "deadline_ms"})
@@ -152,6 +173,8 @@ def main(argv):
             n, skipped = check_rounds(args.rounds_csv, round_rows, sig)
             summary = f"{n} rounds ({skipped} with hiccups: period not checked), "
         n_req, n_acc = check_requests(args.requests_csv, req_rows, sig, fixed)
+        if args.round_ms is not None:
+            summary += check_policy_slack(sig[SLACK], args.round_ms)
     except Fail as e:
         print(f"{PROG}: FAIL: {e}", file=sys.stderr)
         return 1

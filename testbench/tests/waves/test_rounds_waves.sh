@@ -11,7 +11,9 @@
 #      waveforms/check_gtkwave.sh) with every rounds signal shown and drawn, and the signal pane
 #      shows rounds.period and rounds.serving as text (C, D, idle) through their translate filters;
 #   4. paper 004's rate-based tasks under WRR-SCAN-C: rounds.serving follows requests.csv (periodic /
-#      aperiodic), rounds.round and rounds.pending_c change only at dispatch times.
+#      aperiodic), rounds.round, rounds.pending_c and rounds.slack_ms change only at dispatch times,
+#      the slack the firmware predicts never exceeds the plan's round length R (summary.json), and
+#      the run's waves.gtkw "Rounds" group opens in GTKWave with rounds.slack_ms shown and drawn.
 #
 # Usage: test_rounds_waves.sh DRIVEVP_BINARY SOURCE_DIR
 # Environment: RUN_TIMEOUT (seconds per simulation, default 300), CHECK_TIMEOUT (seconds per checker
@@ -48,6 +50,19 @@ run() {
   local status=$?
   set -e
   [[ $status -eq 0 ]] || fail "drivevp run $file exited with status $status; log tail: $(tail -n 10 "$work/run.log" | tr '\n' ' ')"
+}
+
+# gtkwave WHAT LOG ARGS...: runs waveforms/check_gtkwave.sh ARGS, shows its log, fails naming WHAT.
+gtkwave() {
+  local what=$1 log=$2
+  shift 2
+  set +e
+  timeout --kill-after=10 $((CHECK_GTKWAVE_TIMEOUT + 30)) bash "$check_gtkwave" ${keep[@]+"${keep[@]}"} "$@" > "$log" 2>&1
+  local status=$?
+  set -e
+  cat "$log"
+  [[ $status -ne 2 ]] || usage "check_gtkwave.sh reports a usage error or a missing tool (status 2)"
+  [[ $status -eq 0 ]] || fail "check_gtkwave.sh exited with status $status on $what"
 }
 
 # check LOG ARGS...: runs the checker; its status.
@@ -103,17 +118,11 @@ expected=(
 keep=()
 if [[ -n ${KEEP_DIR:-} ]]; then keep=(--keep "$KEEP_DIR"); fi
 export CHECK_GTKWAVE_TIMEOUT=${CHECK_GTKWAVE_TIMEOUT:-60}
-set +e
-timeout --kill-after=10 $((CHECK_GTKWAVE_TIMEOUT + 30)) bash "$check_gtkwave" ${keep[@]+"${keep[@]}"} \
+gtkwave "the 003 run" "$work/gtkwave.log" \
   --value-at 1000000000001 'SystemC.rounds.period[7:0]' C \
   --value-at "$d_at" 'SystemC.rounds.period[7:0]' D \
   --value-at 1000000000001 'SystemC.rounds.round[63:0]' 1 \
-  "$out/waves.vcd" "$out/waves.gtkw" "${expected[@]}" > "$work/gtkwave.log" 2>&1
-status=$?
-set -e
-cat "$work/gtkwave.log"
-[[ $status -ne 2 ]] || usage "check_gtkwave.sh reports a usage error or a missing tool (status 2)"
-[[ $status -eq 0 ]] || fail "check_gtkwave.sh exited with status $status on the 003 run"
+  "$out/waves.vcd" "$out/waves.gtkw" "${expected[@]}"
 
 # 4. Paper 004: ten generated rate-based tasks under WRR-SCAN-C for 20 s, aperiodic reads every 35 ms.
 cat > "$work/rate.toml" << 'EOF'
@@ -133,7 +142,21 @@ check_data = false
 EOF
 run "$work/rate" "$work/rate.toml"
 grep -q "aperiodic" "$work/rate/waves.rounds.serving.txt" || fail "the 004 run's serving filter names no aperiodic service"
-check "$work/rate.log" "$work/rate/waves.vcd" "$work/rate/requests.csv" ||
+round_ms=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["rate_tasks"]["admission"]["round_ms"])' \
+  "$work/rate/summary.json") || fail "the 004 run's summary.json has no rate_tasks.admission.round_ms"
+check "$work/rate.log" --round-ms "$round_ms" "$work/rate/waves.vcd" "$work/rate/requests.csv" ||
   { cat "$work/rate.log"; fail "check_rounds_waves.py disagrees on the 004 run"; }
 cat "$work/rate.log"
+# Negative self-test: a round length of 1 ms is below every traced slack.
+if check "$work/rate-neg.log" --round-ms 1 "$work/rate/waves.vcd" "$work/rate/requests.csv"; then
+  fail "negative self-test: the checker accepted slack above a 1 ms round"
+fi
+grep -q "rounds.slack_ms is .* more than the round length 1.0 ms" "$work/rate-neg.log" || {
+  cat "$work/rate-neg.log"
+  fail "negative self-test: the checker failed without naming rounds.slack_ms and the round length"
+}
+grep -qx -- "-Rounds" "$work/rate/waves.gtkw" || fail "the 004 run's waves.gtkw has no Rounds group"
+gtkwave "the 004 run" "$work/gtkwave-rate.log" "$work/rate/waves.vcd" "$work/rate/waves.gtkw" \
+  'SystemC.rounds.round[63:0]' 'SystemC.rounds.boundary' 'SystemC.rounds.serving[7:0]' \
+  'SystemC.rounds.pending_c[31:0]' 'SystemC.rounds.slack_ms'
 echo "$me: OK"
