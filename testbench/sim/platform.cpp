@@ -527,7 +527,7 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
     std::ostringstream rc;
     rounds->write_csv(rc);
     write_file(out.stage("rounds.csv"), rc.str(), shown("rounds.csv"));
-    if (!explicit_rounds) files["rounds_csv"] = "rounds.csv";  // WRR-SCAN: summary.json unchanged
+    files["rounds_csv"] = "rounds.csv";
   }
   // Histogram CSV and plots.
   const fs::path hist = out.stage("response_histogram.csv");
