@@ -299,20 +299,25 @@ PhysicalAddress DiskGeometry::locate(std::uint64_t lbn) const {
 }
 
 std::uint64_t DiskGeometry::run_blocks(std::uint64_t lbn, std::uint64_t limit) const {
-  const PhysicalAddress a = locate(lbn);
+  return run_blocks(lbn, limit, locate(lbn));
+}
+
+std::uint64_t DiskGeometry::run_blocks(std::uint64_t lbn, std::uint64_t limit, const PhysicalAddress& a) const {
   std::uint64_t n = std::min<std::uint64_t>({limit, a.sectors_per_track - a.sector, capacity_ - lbn});
   if (n <= 1) return n;
+  auto it = std::upper_bound(zone_first_lbn_.begin(), zone_first_lbn_.end(), lbn) - 1;
+  const Zone& z = zones_[static_cast<std::size_t>(it - zone_first_lbn_.begin())];
+  // Without spares, slips or defects the zone's blocks sit on consecutive sectors, track after
+  // track (map_in_zone: the physical sector is the zone-relative LBN): the run is the rest of the
+  // track, which the zone's and the capacity's ends cannot cut short (a zone holds whole tracks).
+  if (rules_.sparing == SparingScheme::None && z.slip_count == 0 && z.defect_count == 0) return n;
   auto follows = [&](std::uint64_t j) {  // block lbn + j sits j sectors after lbn on the same track
     const PhysicalAddress b = locate(lbn + j);
     return b.cylinder == a.cylinder && b.head == a.head && b.sector == a.sector + j;
   };
-  if (follows(n - 1)) {
-    // Slips only push blocks later on a track, so the run is unbroken unless a remapped defect
-    // sits inside it and comes back: check each block only in a zone with defects.
-    auto it = std::upper_bound(zone_first_lbn_.begin(), zone_first_lbn_.end(), lbn) - 1;
-    const Zone& z = zones_[static_cast<std::size_t>(it - zone_first_lbn_.begin())];
-    if (z.defect_count == 0) return n;
-  }
+  // Slips only push blocks later on a track, so the run is unbroken unless a remapped defect
+  // sits inside it and comes back: check each block only in a zone with defects.
+  if (follows(n - 1) && z.defect_count == 0) return n;
   std::uint64_t k = 1;
   while (k < n && follows(k)) ++k;
   return k;

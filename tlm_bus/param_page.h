@@ -149,6 +149,8 @@ class DiskGeometry {
   /// Number of blocks from `lbn` on (at most `limit`) that lie on consecutive sectors of lbn's
   /// track: what one uninterrupted pass of the head reads. >= 1 for lbn < capacity_blocks().
   std::uint64_t run_blocks(std::uint64_t lbn, std::uint64_t limit) const;
+  /// run_blocks(lbn, limit) when locate(lbn) is already known (`a`): saves mapping lbn again.
+  std::uint64_t run_blocks(std::uint64_t lbn, std::uint64_t limit, const PhysicalAddress& a) const;
   /// Sectors per track of the zone holding `cylinder` (a cylinder between zones: the previous
   /// zone's, as DiskSim's g1_st_pbn).
   std::uint32_t sectors_per_track(std::uint32_t cylinder) const;
@@ -263,6 +265,17 @@ static_assert(sizeof(ParameterPage) ==
 
 namespace drivevp {
 
+/// floor(a * b / c) for a >= 0 and c > 0, as the signed 128-bit expression (a * b) / c computes it
+/// (truncated toward zero, then to 64 bits): a 64-bit multiply and divide whenever b >= 0 and the
+/// product fits in 64 bits, which it does for every slot and sector count of a real track, and the
+/// 128-bit division (a library call) otherwise. Bit-identical to the 128-bit expression.
+inline std::int64_t mul_div(std::uint64_t a, std::int64_t b, std::uint64_t c) {
+  std::uint64_t product = 0;
+  if (b >= 0 && !__builtin_mul_overflow(a, static_cast<std::uint64_t>(b), &product))
+    return static_cast<std::int64_t>(product / c);
+  return static_cast<std::int64_t>((static_cast<__int128>(a) * b) / static_cast<__int128>(c));
+}
+
 /// Rotational wait, from time `t`, until the leading edge of angular slot `slot` (of
 /// `sectors_per_track` equal slots) is under the head. The spindle is at phase 0 at time
 /// `phase_origin` and turns once per `period`; slot s starts at phase floor(s * period / spt).
@@ -271,7 +284,7 @@ namespace drivevp {
 inline Time rotational_wait(Time t, Time phase_origin, Time period, std::uint32_t slot,
                             std::uint32_t sectors_per_track) {
   const std::int64_t T = period.count();
-  const std::int64_t slot_start = static_cast<std::int64_t>((static_cast<__int128>(slot) * T) / sectors_per_track);
+  const std::int64_t slot_start = mul_div(slot, T, sectors_per_track);
   std::int64_t pos = (t - phase_origin).count() % T;
   if (pos < 0) pos += T;
   std::int64_t w = (slot_start - pos) % T;
@@ -281,7 +294,7 @@ inline Time rotational_wait(Time t, Time phase_origin, Time period, std::uint32_
 
 /// Time for `n` whole sectors to pass under the head on a track of `spt` slots.
 inline Time sectors_time(Time period, std::uint64_t n, std::uint32_t spt) {
-  return Time{static_cast<std::int64_t>((static_cast<__int128>(n) * period.count()) / spt)};
+  return Time{mul_div(n, period.count(), spt)};
 }
 
 /// The seek rule shared by the actuator model and the firmware predictor (docs/models/disk.md):
@@ -331,7 +344,7 @@ Time media_pass(const DiskGeometry& geometry, std::uint64_t lbn, std::uint64_t b
     }
     t += rotational_wait(t, phase_origin, period, a.slot, a.sectors_per_track);
     // The blocks on consecutive sectors of this track (up to a spare, a slip or the track's end).
-    const std::uint64_t k = geometry.run_blocks(next, blocks - done);
+    const std::uint64_t k = geometry.run_blocks(next, blocks - done, a);
     on_track(a, done, k, t);
     t += sectors_time(period, a.slot + k, a.sectors_per_track) - sectors_time(period, a.slot, a.sectors_per_track);
     done += k;

@@ -80,20 +80,20 @@ void DiskMediaDriver::boot() {
 std::uint64_t DiskMediaDriver::GeometryLayout::run_end(std::uint64_t lbn, bool per_track) const {
   const DiskGeometry& g = predictor_->geometry();
   const std::uint64_t capacity = g.capacity_blocks();
-  const PhysicalAddress first = g.locate(lbn);
+  const PhysicalAddress first = predictor_->locate(lbn);
   std::uint64_t x = lbn;
   while (x < capacity) {
     x += g.run_blocks(x, capacity - x);
     if (x >= capacity) break;
-    const PhysicalAddress next = g.locate(x);
+    const PhysicalAddress next = predictor_->locate(x);
     if (next.cylinder != first.cylinder || (per_track && next.head != first.head)) break;
   }
   return std::min(x, capacity);
 }
 
 bool DiskMediaDriver::GeometryLayout::same_track(std::uint64_t a, std::uint64_t b) const {
-  const PhysicalAddress pa = predictor_->geometry().locate(a);
-  const PhysicalAddress pb = predictor_->geometry().locate(b);
+  const PhysicalAddress pa = predictor_->locate(a);
+  const PhysicalAddress pb = predictor_->locate(b);
   return pa.cylinder == pb.cylinder && pa.head == pb.head;
 }
 
@@ -153,7 +153,7 @@ bool DiskMediaDriver::contiguous_run() const {
 void DiskMediaDriver::start_command() {
   MediaResult& r = batch_[index_];
   const Command& c = r.command;
-  const PhysicalAddress target = predictor_.geometry().locate(c.lbn);
+  const PhysicalAddress target = predictor_.locate(c.lbn);
   r.log.cylinder = target.cylinder;
   r.log.head = target.head;
   if (!c.is_read()) {  // write data into the channel's sector buffer (COUNT sizes it)
@@ -268,12 +268,12 @@ void DiskMediaDriver::on_transfer_done() {
   if (merged_) {
     // The merged request: every command's data from its offset, every log the access's (each
     // command keeps its own cylinder and head); the heads end at the run's last block.
-    const PhysicalAddress last = predictor_.geometry().locate(r.command.lbn + merged_blocks_ - 1);
+    const PhysicalAddress last = predictor_.locate(r.command.lbn + merged_blocks_ - 1);
     head_ = {last.cylinder, last.head};
     const amap::ServiceLog shared = r.log;
     std::uint64_t offset = 0;
     for (MediaResult& m : batch_) {
-      const PhysicalAddress own = predictor_.geometry().locate(m.command.lbn);
+      const PhysicalAddress own = predictor_.locate(m.command.lbn);
       const std::int64_t predicted = m.log.predicted_positioning_ps;  // the decision's, first command only
       m.log = shared;
       m.log.predicted_positioning_ps = predicted;
@@ -288,7 +288,7 @@ void DiskMediaDriver::on_transfer_done() {
   }
   // The transfer may have crossed tracks: the heads are where the last block is.
   const Command& c = r.command;
-  const PhysicalAddress last = predictor_.geometry().locate(c.lbn + c.blocks - 1);
+  const PhysicalAddress last = predictor_.locate(c.lbn + c.blocks - 1);
   head_ = {last.cylinder, last.head};
   if (c.is_read()) services_.dma(c, true, std::size_t{c.blocks} * kBlockBytes);
   next_or_finish();
@@ -325,7 +325,7 @@ void DiskMediaDriver::start_feature() {
   extra_ = extra_disconnect(c);  // decided before the previous command changes, as the overhead was
   previous_op_ = c.op;
   previous_end_ = c.lbn + c.blocks;
-  const PhysicalAddress target = predictor_.geometry().locate(c.lbn);
+  const PhysicalAddress target = predictor_.locate(c.lbn);
   r.log.cylinder = target.cylinder;
   r.log.head = target.head;
   command_time_ = sim_now() + to_time(services_.offset());
@@ -337,7 +337,7 @@ void DiskMediaDriver::start_feature() {
 }
 
 void DiskMediaDriver::seek_to(std::uint64_t lbn, const Command* c) {
-  const PhysicalAddress target = predictor_.geometry().locate(lbn);
+  const PhysicalAddress target = predictor_.locate(lbn);
   const bool write = flushing_ || (c && !c->is_read());  // a media write: a flush or a write command
   const Time least = from_ms(features_.overheads.minimum_seek_delay_ms);
   if (least > Time{0} && write) {  // a media write's seek lasts at least this
@@ -452,7 +452,7 @@ void DiskMediaDriver::feature_seek_done() {
   const std::uint64_t lbn = flushing_                          ? dirty_->lbn
                             : batch_[index_].command.is_read() ? read_.media_lbn
                                                                : batch_[index_].command.lbn;
-  const PhysicalAddress target = predictor_.geometry().locate(lbn);
+  const PhysicalAddress target = predictor_.locate(lbn);
   head_ = {target.cylinder, target.head};
   if (!flushing_) {
     MediaResult& r = batch_[index_];
@@ -548,7 +548,7 @@ void DiskMediaDriver::feature_transfer_done() {
   if (flushing_) {
     if (done.status & disk_regs::kStatusError)
       SC_REPORT_ERROR(name(), "write-back flush: the channel reported an error");
-    const PhysicalAddress last = predictor_.geometry().locate(dirty_->lbn + dirty_->blocks - 1);
+    const PhysicalAddress last = predictor_.locate(dirty_->lbn + dirty_->blocks - 1);
     head_ = {last.cylinder, last.head};
     dirty_.reset();
     flushing_ = false;
@@ -579,7 +579,7 @@ void DiskMediaDriver::feature_transfer_done() {
   // A read-ahead's command has completed already (its batch is gone): only the segment is left.
   if (state_ == State::Prefetching || batch_[index_].command.is_read()) {
     const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
-    const PhysicalAddress last = predictor_.geometry().locate(read_.media_lbn + blocks - 1);
+    const PhysicalAddress last = predictor_.locate(read_.media_lbn + blocks - 1);
     head_ = {last.cylinder, last.head};
     if (cache_) cache_->filled(read_, blocks);
     media_done_ = true;
@@ -590,7 +590,7 @@ void DiskMediaDriver::feature_transfer_done() {
   MediaResult& r = batch_[index_];
   r.log.transfer_start_ps = static_cast<decltype(r.log.transfer_start_ps)>(done.transfer_start_ps);
   r.log.transfer_end_ps = static_cast<decltype(r.log.transfer_end_ps)>(done.transfer_end_ps);
-  const PhysicalAddress last = predictor_.geometry().locate(r.command.lbn + r.command.blocks - 1);
+  const PhysicalAddress last = predictor_.locate(r.command.lbn + r.command.blocks - 1);
   head_ = {last.cylinder, last.head};
   const InterfaceParams& bus = features_.interface;
   if (bus.write_reconnect) {  // reconnects once the disconnect after the data has ended
@@ -631,7 +631,7 @@ void DiskMediaDriver::on_timer() {
       after = State::Prefetching;  // the read-ahead goes on after the completion
     } else {                       // the media read has ended: acknowledge it here, whether or not its handler ran
       services_.write_reg(kChIrqAck, 1, 4);
-      const PhysicalAddress last = predictor_.geometry().locate(read_.media_lbn + blocks - 1);
+      const PhysicalAddress last = predictor_.locate(read_.media_lbn + blocks - 1);
       head_ = {last.cylinder, last.head};
       if (cache_) cache_->filled(read_, blocks);
       media_done_ = true;

@@ -82,19 +82,32 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
   dont_initialize();
 }
 
-ReadChannel::Plan ReadChannel::plan(std::uint64_t lbn, std::uint64_t blocks, Time start, bool write) const {
+ReadChannel::Plan ReadChannel::plan_runs(std::uint64_t lbn, std::uint64_t blocks, Time start, bool write) {
+  runs_.clear();
   Plan p;
-  bool first = true;
   p.transfer_end = media_pass(
       geometry_, lbn, blocks, start, spindle_.phase_origin(), period_,
       [this](std::uint32_t x) { return params_.seek_time(x); }, params_.settle(), params_.head_switch(),
       write ? params_.write_settle() : Time{0},
-      [&](const PhysicalAddress& a, std::uint64_t, std::uint64_t, Time run_start) {
-        if (first) p.transfer_start = run_start;
-        first = false;
-        p.end_cylinder = a.cylinder;
-        p.end_head = a.head;
+      [&](const PhysicalAddress& a, std::uint64_t index, std::uint64_t k, Time run_start) {
+        runs_.push_back(Run{index, k, run_start, sectors_time(period_, a.slot, a.sectors_per_track), a.slot,
+                            a.sectors_per_track, a.cylinder, a.head});
       });
+  p.transfer_start = runs_.front().start;
+  p.end_cylinder = runs_.back().cylinder;
+  p.end_head = runs_.back().head;
+  return p;
+}
+
+ReadChannel::Plan ReadChannel::plan_prefix(std::uint64_t blocks) const {
+  // The run holding the last block: the first whose blocks reach past blocks - 1.
+  auto r = std::upper_bound(runs_.begin(), runs_.end(), blocks - 1,
+                            [](std::uint64_t i, const Run& run) { return i < run.index + run.blocks; });
+  Plan p;
+  p.transfer_start = runs_.front().start;
+  p.transfer_end = r->start + sectors_time(period_, r->slot + (blocks - r->index), r->sectors_per_track) - r->base;
+  p.end_cylinder = r->cylinder;
+  p.end_head = r->head;
   return p;
 }
 
@@ -128,9 +141,11 @@ void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
   actuator_.catch_up(begin);
   bool ok = !transferring_ && count_ > 0 && lbn_ < geometry_.capacity_blocks() &&
             count_ <= geometry_.capacity_blocks() - lbn_ && !actuator_.busy();
+  Plan planned;
   if (ok) {
-    const PhysicalAddress a = geometry_.locate(lbn_);
-    ok = a.cylinder == actuator_.cylinder() && a.head == actuator_.head();  // heads must be on track
+    planned = plan_runs(lbn_, count_, begin, is_write);
+    const Run& first = runs_.front();
+    ok = first.cylinder == actuator_.cylinder() && first.head == actuator_.head();  // heads must be on track
   }
   if (!ok) {
     error_ = true;
@@ -141,9 +156,10 @@ void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
   error_ = false;
   op_write_ = is_write;
   begin_ = begin;
-  plan_ = plan(lbn_, count_, begin, is_write);
+  plan_ = planned;
   mark_copied_ = is_write || mark_ == 0 || mark_ >= count_;
-  if (!mark_copied_) mark_end_ = plan(lbn_, mark_, begin, false).transfer_end;
+  filled_ = 0;
+  if (!mark_copied_) mark_end_ = plan_prefix(mark_).transfer_end;
   transferring_ = true;
   current_lbn_ = lbn_;
   // Tickless: the interrupt is due at the transfer's end and the data moves when the channel is
@@ -168,18 +184,21 @@ std::uint32_t ReadChannel::blocks_passed(Time at) const {
   // Track by track (media_pass): on a run of k blocks from slot a starting at run_start, block j
   // has passed when floor((a + j + 1) T / spt) <= X = at - run_start + floor(a T / spt), i.e. for
   // slots s = a + j + 1 <= floor(((X + 1) spt - 1) / T): one division per track, not per block.
+  // A run that starts after `at` has none passed, nor have the ones after it.
   std::uint64_t passed = 0;
-  media_pass(
-      geometry_, lbn_, count_, begin_, spindle_.phase_origin(), period_,
-      [this](std::uint32_t x) { return params_.seek_time(x); }, params_.settle(), params_.head_switch(),
-      op_write_ ? params_.write_settle() : Time{0},
-      [&](const PhysicalAddress& a, std::uint64_t index, std::uint64_t k, Time run_start) {
-        const __int128 x = (at - run_start + sectors_time(period_, a.slot, a.sectors_per_track)).count();
-        if (x < 0) return;
-        const __int128 last_slot = ((x + 1) * a.sectors_per_track - 1) / period_.count();
-        const __int128 done = last_slot - a.slot;
-        if (done > 0) passed = index + static_cast<std::uint64_t>(std::min<__int128>(done, k));
-      });
+  for (const Run& r : runs_) {
+    if (r.start > at) break;
+    const std::int64_t x = (at - r.start + r.base).count();
+    if (x < 0) continue;
+    const auto x1 = static_cast<std::uint64_t>(x) + 1;
+    const auto T = static_cast<std::uint64_t>(period_.count());
+    std::uint64_t m = 0;  // (x + 1) spt, in 64 bits when it fits
+    const std::uint64_t last_slot =
+        __builtin_mul_overflow(x1, std::uint64_t{r.sectors_per_track}, &m)
+            ? static_cast<std::uint64_t>((static_cast<unsigned __int128>(x1) * r.sectors_per_track - 1) / T)
+            : (m - 1) / T;
+    if (last_slot > r.slot) passed = r.index + std::min<std::uint64_t>(last_slot - r.slot, r.blocks);
+  }
   return static_cast<std::uint32_t>(passed);
 }
 
@@ -189,10 +208,10 @@ void ReadChannel::stop(const sc_core::sc_time& delay) {
   if (!transferring_ || op_write_) return;
   // The block under the head completes: the transfer ends at the first block boundary >= at.
   std::uint32_t k = blocks_passed(at);
-  if (k < count_ && (k == 0 || plan(lbn_, k, begin_, false).transfer_end < at)) ++k;
+  if (k < count_ && (k == 0 || plan_prefix(k).transfer_end < at)) ++k;
   if (k >= count_) return;
   count_ = k;
-  plan_ = plan(lbn_, count_, begin_, false);
+  plan_ = plan_prefix(count_);
   actuator_.follow_transfer(plan_.transfer_end, plan_.end_cylinder, plan_.end_head);
   const sc_core::sc_time due = to_sc(plan_.transfer_end - sim_now());
   transfer_done_irq.raise(due);  // earlier than the pending one: it replaces it
@@ -205,12 +224,13 @@ void ReadChannel::catch_up(Time at) {
   if (!mark_copied_ && at >= mark_end_) {  // the marked blocks are in the buffer early
     store_.read(lbn_, mark_, data);
     mark_copied_ = true;
+    filled_ = mark_;
   }
   if (at < plan_.transfer_end) return;
   if (op_write_)
     store_.write(lbn_, count_, data);
-  else
-    store_.read(lbn_, count_, data);
+  else if (filled_ < count_)  // the rest of the blocks read (a stop has cut off those not reached)
+    store_.read(lbn_ + filled_, count_ - filled_, data + filled_ * kBlockBytes);
   transferring_ = false;
   done_pending_ = true;
 }

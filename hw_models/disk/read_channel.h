@@ -61,16 +61,14 @@ class ReadChannel : public sc_core::sc_module {
   const BackingStore& store() const { return store_; }
   void trace(Tracer& tracer, const std::string& prefix);
 
-  /// Timing of a media transfer of `blocks` blocks from `lbn`, starting at time `start` with the
-  /// heads on the first block's track: when the first sector comes under the head, when the last
-  /// one has passed, and where the heads end. Pure function of the parameters.
+  /// Timing of a media transfer: when the first sector comes under the head, when the last one has
+  /// passed, and where the heads end.
   struct Plan {
     Time transfer_start{0};
     Time transfer_end{0};
     std::uint32_t end_cylinder = 0;
     std::uint32_t end_head = 0;
   };
-  Plan plan(std::uint64_t lbn, std::uint64_t blocks, Time start, bool write) const;
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -89,6 +87,24 @@ class ReadChannel : public sc_core::sc_module {
   Time period_;
   BackingStore store_;
   SectorBuffer buffer_;  ///< the sector buffer's bytes and bus paths (hw_models/sector_buffer.h)
+  /// One run of the current transfer's media pass (media_pass, tlm_bus/param_page.h): blocks on
+  /// consecutive sectors of one track.
+  struct Run {
+    std::uint64_t index = 0;   ///< of the run's first block in the transfer
+    std::uint64_t blocks = 0;  ///< in the run
+    Time start{0};             ///< when the run's first sector is under the head
+    Time base{0};  ///< sectors_time(slot): block j of the run ends at start + sectors_time(slot + j + 1) - base
+    std::uint32_t slot = 0;
+    std::uint32_t sectors_per_track = 0;
+    std::uint32_t cylinder = 0;
+    std::uint32_t head = 0;
+  };
+  /// Plans the media pass of `blocks` blocks from `lbn` into runs_ (once per transfer: the plan,
+  /// the mark, BLOCKS_DONE and a stop all read it) and returns its plan.
+  Plan plan_runs(std::uint64_t lbn, std::uint64_t blocks, Time start, bool write);
+  /// The current transfer's plan cut to its first `blocks` blocks (1 <= blocks <= count_): a
+  /// shorter pass from the same start passes the same runs, the last one cut short.
+  Plan plan_prefix(std::uint64_t blocks) const;
   /// Blocks of the current transfer that have passed under the head by `at`.
   std::uint32_t blocks_passed(Time at) const;
   void stop(const sc_core::sc_time& delay);
@@ -99,6 +115,7 @@ class ReadChannel : public sc_core::sc_module {
   std::uint64_t buffer_offset_ = 0;  ///< blocks
   std::uint32_t mark_ = 0;
   bool mark_copied_ = false;
+  std::uint64_t filled_ = 0;  ///< blocks of the current read already in the buffer (the marked ones)
   Time mark_end_{0};
   Time begin_{0};  ///< when the current transfer was commanded
   bool op_write_ = false;
@@ -108,6 +125,7 @@ class ReadChannel : public sc_core::sc_module {
   bool done_pending_ = false;
   bool error_ = false;
   Plan plan_;
+  std::vector<Run> runs_;  ///< the current transfer's media pass (plan_runs)
   sc_core::sc_event done_event_;
   RegisterBank regs_;
 };

@@ -485,6 +485,43 @@ TEST_CASE("cache: a read beyond a stopped read-ahead is a partial hit, the rest 
   CHECK(csv.at(1, "data_ok") == "1");
 }
 
+TEST_CASE("cache: a hit on stopped and finished read-ahead returns the media's bytes",
+          "[sim][cache][read-ahead][data]") {
+  // The channel fills a read's requested blocks (MARK) when they have passed and its read-ahead
+  // blocks only when the pass ends or stops: the hits must still return the written data
+  // (run.check_data: every write carries its pattern, every read is checked). A write puts blocks
+  // 8..15 and 72..79 of the area on the media (write-through, heads left on kLbn's track); a read
+  // of blocks 0..7 at 100 ms misses and reads ahead 64 blocks; blocks 8..15 arrive 5 ms into its
+  // pass, stop the read-ahead and hit; the pass that read blocks 8..k-1 is cut there. A second
+  // miss at 300 ms on blocks 64..71 (the next track: a head switch) reads ahead past 72..79, the
+  // pass finishes, and blocks 72..79 at 500 ms hit the finished read-ahead.
+  TempDir dir("ra-data");
+  const std::int64_t read_at = 100 * kMs;
+  // Heads on the track already: the seek burst's seek is 0 (as in the partial-hit case above).
+  const std::int64_t dispatch = read_at + 2 * kBus;
+  const std::int64_t ts = next_slot(dispatch + kOverheadPs + 4 * kBus, kSlot);
+  const std::int64_t arrival = (ts / 1'000 + 1) * 1'000 + 5 * kMs;
+  const RunResult r = run(dir,
+                          line_ms(0, kLbn + 8, 8, false) + line_ms(20 * kMs, kLbn + 72, 8, false) +
+                              line_ms(read_at, kLbn, 8, true) + line_ms(arrival, kLbn + 8, 8, true) +
+                              line_ms(300 * kMs, kLbn + 64, 8, true) + line_ms(500 * kMs, kLbn + 72, 8, true),
+                          read_ahead_keys({"run.check_data=true"}));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 6);
+  CHECK(csv.ps(2, "transfer_start_ms") == ts);
+  const std::int64_t k = blocks_at_stop(ts, arrival + 3 * kBus);
+  REQUIRE(k >= 16);
+  REQUIRE(k < 72);
+  const std::int64_t command = block_end(ts, k - 1) + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(3, "seek_start_ms") == command);  // a hit on the stopped read-ahead
+  CHECK(csv.ps(3, "completion_ms") == command + 3 * kBus);
+  const std::int64_t command5 = 500 * kMs + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(5, "seek_start_ms") == command5);  // a hit on the finished read-ahead
+  CHECK(csv.ps(5, "completion_ms") == command5 + 3 * kBus);
+  for (std::size_t i = 0; i < csv.size(); ++i) CHECK(csv.at(i, "data_ok") == "1");
+}
+
 TEST_CASE("cache: the DEC read-ahead reads to the track's end and keeps the segment's last blocks",
           "[sim][cache][read-ahead]") {
   // device.cache.continuous_read = 4 (DiskSim's BUFFER_DEC_PREFETCH_SCHEME), one 16-block
