@@ -300,6 +300,59 @@ TEST_CASE("cache: without the overlap a write-through write waits for all its da
   check_overlap_run(false);
 }
 
+/// InterfaceParams::write_fill_blocks (DiskSim 4.0 disk_buffer_block_available with "Extra write
+/// disconnect"): a read of kLbn leaves the heads on its track; a write of `blocks` blocks at
+/// kLbn + 10 on the same track follows (after a read: no extra disconnect of its own), no seek, at
+/// 0.15 ms a block across the interface (faster than the media's 0.208 ms a sector, so each
+/// block's own data is in by its sector once the first block's is). Its arrival puts the first
+/// pass of its first sector 1 ms after its command time: block 0's data is in (0.15 ms), so
+/// without the drive's fill the media write starts on that pass; with it, it starts there only if
+/// min(blocks, 10) (below 45 blocks) or 15 blocks are in by then, else a revolution later.
+void check_write_fill(std::uint32_t blocks, std::int64_t fill, bool extra) {
+  const std::int64_t b = 150'000'000;
+  const std::int64_t slot = kSlot + 10;
+  // The command time is the arrival + 2 accesses + the preset's overhead; the seek (none) is done
+  // after BUFFER_OFFSET, COUNT, the data DMA (2) and the seek burst (5 accesses), its IRQ_ACK burst
+  // (1) and the transfer burst (1) follow: the first pass at or after command + 7 accesses.
+  const std::int64_t want = slot_start(slot) - kMs - 7 * kBus + 7 * kPeriodPs;  // command + 7 kBus
+  const std::int64_t arrival = (want - 2 * kBus - kOverheadPs) / 1'000 * 1'000;
+  const std::int64_t command = arrival + 2 * kBus + kOverheadPs;
+  const std::int64_t first = next_slot(command + 7 * kBus, slot);
+  REQUIRE(first >= command + b);        // block 0's data is in on the first pass
+  REQUIRE(first < command + fill * b);  // the fill is not
+  REQUIRE(first + kPeriodPs >= command + fill * b);
+  TempDir dir(fmt::format("write-fill-{}-{}", blocks, extra));
+  std::vector<std::string> keys = {"device.interface.write_sector_ms=0.15",
+                                   "device.interface.write_media_overlap=true"};
+  if (extra) keys.push_back("device.interface.extra_write_disconnect=true");
+  const RunResult r = run(dir, line_ms(0, kLbn, 1, true) + line_ms(arrival, kLbn + 10, blocks, false), keys);
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  CHECK(csv.u64(1, "seek_distance") == 0);
+  CHECK(csv.ps(1, "seek_end_ms") == command + 5 * kBus);
+  const std::int64_t start = extra ? first + kPeriodPs : first;
+  const std::int64_t end = start + slot_start(slot + blocks) - slot_start(slot);
+  CHECK(csv.ps(1, "transfer_start_ms") == start);
+  CHECK(csv.ps(1, "transfer_end_ms") == end);
+  CHECK(csv.ps(1, "completion_ms") == end + kBus + kBus);  // IRQ_ACK, completion entry
+}
+
+TEST_CASE("cache: without the extra write disconnect a write's media write needs only its own data",
+          "[sim][cache][interface][write]") {
+  check_write_fill(12, 10, false);  // on the first pass
+}
+
+TEST_CASE("cache: with the extra write disconnect a write's media write waits for 10 blocks",
+          "[sim][cache][interface][write]") {
+  check_write_fill(12, 10, true);  // 10 blocks are in 1.5 ms after the command: a revolution later
+}
+
+TEST_CASE("cache: with the extra write disconnect a write of 45 blocks or more waits for 15",
+          "[sim][cache][interface][write]") {
+  check_write_fill(50, 15, true);  // 15 blocks: 2.25 ms
+}
+
 TEST_CASE("cache: a write's seek lasts at least the minimum seek delay", "[sim][cache][write]") {
   // A read of kLbn leaves the heads on its track; a write to the same track 100 ms later needs no
   // seek, so its seek burst (after BUFFER_OFFSET, COUNT and the data DMA: 4 accesses) is issued
