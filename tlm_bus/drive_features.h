@@ -78,13 +78,27 @@ struct InterfaceParams {
   /// disk_reconnection_or_transfer_complete (EXTRA_WRITE_DISCONNECT), with the condition of
   /// src/disksim_diskcache.c disk_buffer_select_segment (a write after a non-sequential write; that
   /// code is commented out in DiskSim 4.0's public source, but the C2247 trace marks exactly these
-  /// writes "Trip", three disconnects). Default false.
+  /// writes "Trip", three disconnects). With it, every write's media write also waits for the fill
+  /// of write_fill_blocks() (DiskSim ties that rule to the same parameter). Default false.
   bool extra_write_disconnect = false;
   double extra_disconnect_command_ms = 0;      ///< "Extradisc command overhead", ms, [0, 100]
   double extra_disconnect_overhead_ms = 0;     ///< "Extradisc disconnect overhead", ms, [0, 100]
   double extra_disconnect_inter_delay_ms = 0;  ///< "Extradisc inter-disconnect delay", ms, [0, 100]
   double extra_disconnect_second_ms = 0;       ///< "Extradisc 2nd disconnect overhead", ms, [0, 100]
   double extra_disconnect_seek_delta_ms = 0;   ///< "Extradisc seek delta", ms, [0, 100]
+
+  /// Blocks of a write-through write of `blocks` blocks that must be in the buffer before any of
+  /// its blocks is written on the media (with write_media_overlap). With extra_write_disconnect
+  /// DiskSim 4.0 holds the media write until the write's segment holds min(blocks, 10) blocks
+  /// (fewer than 45 blocks) or 15 blocks (45 or more): src/disksim_diskcache.c
+  /// disk_buffer_block_available, which disk_buffer_sector_done asks at each sector of a write
+  /// (a block whose answer is no passes under the head, and waits a revolution). This applies to
+  /// every write when "Extra write disconnect" is set, with or without the extra disconnect itself.
+  /// Otherwise 1: a block is written once its own data is in.
+  std::uint32_t write_fill_blocks(std::uint32_t blocks) const {
+    if (!extra_write_disconnect) return 1;
+    return blocks < 45 ? std::min<std::uint32_t>(blocks, 10) : 15;
+  }
 
   /// True when any member differs from its default (the firmware's feature path is then used).
   bool active() const {

@@ -1,6 +1,8 @@
 #include "firmware/controller/controller.h"
 
+#include <algorithm>
 #include <sstream>
+#include <utility>
 
 #include "tlm_bus/sc/command_extension.h"
 #include "tlm_bus/sc/time.h"
@@ -161,10 +163,14 @@ void Controller::on_wake() {
 
 void Controller::dispatch() {
   if (driver_->busy()) {
-    if (policy_->pending() > 0) driver_->yield_background();  // e.g. a read-ahead stops for it
+    if (policy_->pending() > 0) {
+      if (!background_wait_ && driver_->background_stops()) background_wait_ = sim_now() + to_time(offset_);
+      driver_->yield_background();  // e.g. a read-ahead stops for it
+    }
     return;
   }
   const Time start = sim_now() + to_time(offset_);
+  const std::optional<Time> waited = std::exchange(background_wait_, std::nullopt);
   const SchedulingContext ctx = context(start + driver_->predictor().command_overhead());
   const Decision d = policy_->next(ctx);
   queue_depth_ = static_cast<std::uint32_t>(policy_->pending());
@@ -193,7 +199,9 @@ void Controller::dispatch() {
   current_lbn_ = d.command.lbn;
   if (d.predicted_positioning >= Time{0}) predicted_positioning_ms_ = to_ms(d.predicted_positioning);
   if (dispatch_observer_) dispatch_observer_(d, start, ctx);
-  offset_ += to_sc(driver_->command_overhead(d.command));
+  Time overhead = driver_->command_overhead(d.command);
+  if (waited) overhead = std::max(Time{0}, overhead - (start - *waited));  // it ran while the read-ahead stopped
+  offset_ += to_sc(overhead);
   driver_->serve(access);
 }
 

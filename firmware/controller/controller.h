@@ -133,6 +133,9 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   bool inline_doorbell_ = false;
   bool in_handler_ = false;                ///< an inline doorbell is being served (no nesting)
   std::optional<Time> dmi_write_latency_;  ///< of the latest DMI grant; none before one or after a refusal
+  /// Since when a pending command has waited for a background activity that stops for it
+  /// (MediaDriver::background_stops()): its overhead runs from then.
+  std::optional<Time> background_wait_;
   std::uint64_t completed_ = 0;
   std::uint64_t media_errors_ = 0;
   tlm::tlm_generic_payload trans_;

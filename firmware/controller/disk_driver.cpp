@@ -485,8 +485,11 @@ Time DiskMediaDriver::overlapped_write_start(const Command& c, Time now) const {
   const Time period = predictor_.rotation_period();
   const Time first = predictor_.next_pass(c.lbn, now + bus_access_time_);  // the channel starts after its burst
   Time pass = first;
+  // No block is written before the drive's fill (InterfaceParams::write_fill_blocks) is in; the
+  // first block then passes and the head comes back a revolution later.
+  const std::uint64_t fill = std::min<std::uint64_t>(features_.interface.write_fill_blocks(c.blocks), c.blocks);
   while (pass < data_in_) {
-    bool ahead = pass >= in(0);  // each block's data in by the time the block before it has passed
+    bool ahead = pass >= in(fill - 1);  // each block's data in by the time the block before it has passed
     predictor_.block_ends(c.lbn, c.blocks - 1, pass,
                           [&](std::uint64_t i, Time end) { ahead = ahead && end >= in(i + 1); });
     if (ahead) break;

@@ -90,6 +90,7 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   void dma_path_changed() override { predictor_.set_command_path(command_path()); }
   Time command_overhead(const Command& first) override;
   void yield_background() override;
+  bool background_stops() const override { return state_ == State::Prefetching; }
   void on_idle() override;
   /// The cache's bookkeeping (null without CacheParams::enabled).
   const SegmentedCache* cache() const { return cache_ ? &*cache_ : nullptr; }

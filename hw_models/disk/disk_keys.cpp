@@ -119,7 +119,8 @@ void add_feature_keys(std::vector<ParamKey<DiskParams>>& k) {
                       "which no block's data arrives after the head (DiskSim's sector-by-sector write)"));
   k.push_back(feature("interface.extra_write_disconnect", &F::interface, &I::extra_write_disconnect, 0, 1, "",
                       "DiskSim 'Extra write disconnect': a write-through write after a write it does not continue "
-                      "disconnects once more before its data (the interface.extra_disconnect_* times)"));
+                      "disconnects once more before its data (the interface.extra_disconnect_* times); every "
+                      "write's media write waits for min(blocks, 10) blocks (15 from 45 blocks) in the buffer"));
   k.push_back(feature("interface.extra_disconnect_command_ms", &F::interface, &I::extra_disconnect_command_ms, 0, 100,
                       "ms", "DiskSim 'Extradisc command overhead'"));
   k.push_back(feature("interface.extra_disconnect_overhead_ms", &F::interface, &I::extra_disconnect_overhead_ms, 0, 100,

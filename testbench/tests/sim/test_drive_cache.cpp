@@ -300,6 +300,59 @@ TEST_CASE("cache: without the overlap a write-through write waits for all its da
   check_overlap_run(false);
 }
 
+/// InterfaceParams::write_fill_blocks (DiskSim 4.0 disk_buffer_block_available with "Extra write
+/// disconnect"): a read of kLbn leaves the heads on its track; a write of `blocks` blocks at
+/// kLbn + 10 on the same track follows (after a read: no extra disconnect of its own), no seek, at
+/// 0.15 ms a block across the interface (faster than the media's 0.208 ms a sector, so each
+/// block's own data is in by its sector once the first block's is). Its arrival puts the first
+/// pass of its first sector 1 ms after its command time: block 0's data is in (0.15 ms), so
+/// without the drive's fill the media write starts on that pass; with it, it starts there only if
+/// min(blocks, 10) (below 45 blocks) or 15 blocks are in by then, else a revolution later.
+void check_write_fill(std::uint32_t blocks, std::int64_t fill, bool extra) {
+  const std::int64_t b = 150'000'000;
+  const std::int64_t slot = kSlot + 10;
+  // The command time is the arrival + 2 accesses + the preset's overhead; the seek (none) is done
+  // after BUFFER_OFFSET, COUNT, the data DMA (2) and the seek burst (5 accesses), its IRQ_ACK burst
+  // (1) and the transfer burst (1) follow: the first pass at or after command + 7 accesses.
+  const std::int64_t want = slot_start(slot) - kMs - 7 * kBus + 7 * kPeriodPs;  // command + 7 kBus
+  const std::int64_t arrival = (want - 2 * kBus - kOverheadPs) / 1'000 * 1'000;
+  const std::int64_t command = arrival + 2 * kBus + kOverheadPs;
+  const std::int64_t first = next_slot(command + 7 * kBus, slot);
+  REQUIRE(first >= command + b);        // block 0's data is in on the first pass
+  REQUIRE(first < command + fill * b);  // the fill is not
+  REQUIRE(first + kPeriodPs >= command + fill * b);
+  TempDir dir(fmt::format("write-fill-{}-{}", blocks, extra));
+  std::vector<std::string> keys = {"device.interface.write_sector_ms=0.15",
+                                   "device.interface.write_media_overlap=true"};
+  if (extra) keys.push_back("device.interface.extra_write_disconnect=true");
+  const RunResult r = run(dir, line_ms(0, kLbn, 1, true) + line_ms(arrival, kLbn + 10, blocks, false), keys);
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  CHECK(csv.u64(1, "seek_distance") == 0);
+  CHECK(csv.ps(1, "seek_end_ms") == command + 5 * kBus);
+  const std::int64_t start = extra ? first + kPeriodPs : first;
+  const std::int64_t end = start + slot_start(slot + blocks) - slot_start(slot);
+  CHECK(csv.ps(1, "transfer_start_ms") == start);
+  CHECK(csv.ps(1, "transfer_end_ms") == end);
+  CHECK(csv.ps(1, "completion_ms") == end + kBus + kBus);  // IRQ_ACK, completion entry
+}
+
+TEST_CASE("cache: without the extra write disconnect a write's media write needs only its own data",
+          "[sim][cache][interface][write]") {
+  check_write_fill(12, 10, false);  // on the first pass
+}
+
+TEST_CASE("cache: with the extra write disconnect a write's media write waits for 10 blocks",
+          "[sim][cache][interface][write]") {
+  check_write_fill(12, 10, true);  // 10 blocks are in 1.5 ms after the command: a revolution later
+}
+
+TEST_CASE("cache: with the extra write disconnect a write of 45 blocks or more waits for 15",
+          "[sim][cache][interface][write]") {
+  check_write_fill(50, 15, true);  // 15 blocks: 2.25 ms
+}
+
 TEST_CASE("cache: a write's seek lasts at least the minimum seek delay", "[sim][cache][write]") {
   // A read of kLbn leaves the heads on its track; a write to the same track 100 ms later needs no
   // seek, so its seek burst (after BUFFER_OFFSET, COUNT and the data DMA: 4 accesses) is issued
@@ -415,12 +468,21 @@ std::int64_t blocks_at_stop(std::int64_t ts, std::int64_t at) {
   return k;
 }
 
+/// The command time of a read that arrived while a read-ahead ran (its doorbell handler fetched it:
+/// 2 accesses, then found the driver busy) and was dispatched at `dispatch` once the read-ahead had
+/// stopped: its overhead ran from when the controller found it waiting (DiskSim's overhead_done
+/// counts from the arrival), so only what is left of it follows the dispatch.
+std::int64_t command_after_stop(std::int64_t arrival, std::int64_t dispatch) {
+  return std::max(dispatch, arrival + 2 * kBus + kOverheadPs);
+}
+
 TEST_CASE("cache: an arriving request stops the read-ahead at the block under the head", "[sim][cache][read-ahead]") {
   // The second read (blocks 8..15) arrives 5 ms after the first one's media read began: its
   // blocks are already in, the read-ahead is not finished. Doorbell and submission fetch (2),
   // then the firmware writes the channel's STOP (1): it takes effect 30 ns after the arrival, the
   // pass ends at the next block boundary; its interrupt handler reads the transfer burst and
-  // BLOCKS_DONE (2) and the controller dispatches the waiting read: a full hit.
+  // BLOCKS_DONE (2) and the controller dispatches the waiting read: a full hit, whose overhead
+  // has run since the fetch (command_after_stop).
   TempDir dir("ra-stopped");
   const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
   const std::int64_t arrival = (m.transfer_start / 1'000 + 1) * 1'000 + 5 * kMs;
@@ -433,8 +495,9 @@ TEST_CASE("cache: an arriving request stops the read-ahead at the block under th
   REQUIRE(k < 72);
   const std::int64_t stopped = block_end(m.transfer_start, k - 1);
   CHECK(csv.ps(1, "dispatch_ms") == stopped + 2 * kBus);
-  const std::int64_t command = stopped + 2 * kBus + kOverheadPs;
-  CHECK(csv.ps(1, "seek_start_ms") == command);  // a hit
+  const std::int64_t command = command_after_stop(arrival, stopped + 2 * kBus);
+  CHECK(command == arrival + 2 * kBus + kOverheadPs);  // the stop took less than the overhead
+  CHECK(csv.ps(1, "seek_start_ms") == command);        // a hit
   CHECK(csv.ps(1, "completion_ms") == command + 3 * kBus);
 }
 
@@ -452,7 +515,11 @@ TEST_CASE("cache: the minimum read-ahead is read before an arriving request stop
   REQUIRE(block_end(m.transfer_start, 47) > arrival + 3 * kBus);
   const std::int64_t k = blocks_at_stop(m.transfer_start, block_end(m.transfer_start, 47) + kBus);
   CHECK(k == 49);
-  CHECK(csv.ps(1, "dispatch_ms") == block_end(m.transfer_start, k - 1) + 2 * kBus);
+  const std::int64_t dispatch = block_end(m.transfer_start, k - 1) + 2 * kBus;
+  CHECK(csv.ps(1, "dispatch_ms") == dispatch);
+  // Its overhead (2.2 ms) ran out while the minimum read-ahead was read: the hit starts at once.
+  CHECK(command_after_stop(arrival, dispatch) == dispatch);
+  CHECK(csv.ps(1, "seek_start_ms") == dispatch);
 }
 
 TEST_CASE("cache: a read beyond a stopped read-ahead is a partial hit, the rest from the media",
@@ -461,7 +528,7 @@ TEST_CASE("cache: a read beyond a stopped read-ahead is a partial hit, the rest 
   // stops with k blocks (k < 40) in; blocks 8..k-1 come from the buffer, k..39 from the media:
   // the arm is already there (no seek), the channel waits for block k's slot a revolution
   // later, then reads blocks k..39 and 64 more ahead. Without interface time the data phase ends
-  // when block 39 has passed.
+  // when block 39 has passed. Its overhead has run since it was fetched (command_after_stop).
   TempDir dir("ra-partial");
   const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
   const std::int64_t arrival = (m.transfer_start / 1'000 + 1) * 1'000 + 2 * kMs;
@@ -474,7 +541,7 @@ TEST_CASE("cache: a read beyond a stopped read-ahead is a partial hit, the rest 
   REQUIRE(k < 40);
   const std::int64_t dispatch = block_end(m.transfer_start, k - 1) + 2 * kBus;
   CHECK(csv.ps(1, "dispatch_ms") == dispatch);
-  const std::int64_t seek_start = dispatch + kOverheadPs + 2 * kBus;
+  const std::int64_t seek_start = command_after_stop(arrival, dispatch) + 2 * kBus;
   CHECK(csv.ps(1, "seek_start_ms") == seek_start);
   CHECK(csv.ps(1, "seek_end_ms") == seek_start);  // same track
   const std::int64_t ts = next_slot(seek_start + 2 * kBus, kSlot + k);
@@ -513,7 +580,7 @@ TEST_CASE("cache: a hit on stopped and finished read-ahead returns the media's b
   const std::int64_t k = blocks_at_stop(ts, arrival + 3 * kBus);
   REQUIRE(k >= 16);
   REQUIRE(k < 72);
-  const std::int64_t command = block_end(ts, k - 1) + 2 * kBus + kOverheadPs;
+  const std::int64_t command = command_after_stop(arrival, block_end(ts, k - 1) + 2 * kBus);
   CHECK(csv.ps(3, "seek_start_ms") == command);  // a hit on the stopped read-ahead
   CHECK(csv.ps(3, "completion_ms") == command + 3 * kBus);
   const std::int64_t command5 = 500 * kMs + 2 * kBus + kOverheadPs;
