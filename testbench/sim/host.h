@@ -26,7 +26,7 @@ namespace drivevp {
 struct HostParams {
   bool closed_loop = false;       ///< closed loop: keep `outstanding` commands in flight, ignore arrival times
   std::uint32_t outstanding = 1;  ///< closed loop only, in [1, queue depth]
-  bool check_data = true;         ///< fill write buffers with patterns and check read data
+  bool check_data = true;  ///< fill write buffers with patterns and check read data (false: read data is not kept)
   /// Deadline of each submitted command (workload.deadline*): arrival + the rule's relative
   /// deadline, assigned at submission (testbench/workload/deadline.h).
   DeadlineRule deadline;
