@@ -96,6 +96,9 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   void dispatch();
   /// Writes a completion entry for `command` to the host's CQ and raises the completion interrupt.
   void post_completion(const Command& command, const amap::ServiceLog& log, std::uint32_t status);
+  /// At the end of every handler: raises the completion interrupt held back by post_completion
+  /// (completion_due_), served at once when that cannot change what happens.
+  void deliver_completion();
   SchedulingContext context(Time at) const;
   /// Pointer to the sector buffer through DMI, covering `bytes`; null when not granted.
   std::uint8_t* channel_buffer(std::size_t bytes);
@@ -131,7 +134,10 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   /// Doorbells may be served inside the host's write: untraced run and a driver that allows it
   /// (MediaDriver::serves_doorbell_inline).
   bool inline_doorbell_ = false;
-  bool in_handler_ = false;                ///< an inline doorbell is being served (no nesting)
+  bool in_handler_ = false;  ///< an inline doorbell is being served (no nesting)
+  /// The earliest delay at which the running handler raised the completion interrupt, held back
+  /// until the handler's end (only with inline doorbells and a host that serves the line directly).
+  std::optional<sc_core::sc_time> completion_due_;
   std::optional<Time> dmi_write_latency_;  ///< of the latest DMI grant; none before one or after a refusal
   /// Since when a pending command has waited for a background activity that stops for it
   /// (MediaDriver::background_stops()): its overhead runs from then.

@@ -41,6 +41,18 @@ Host::Host(sc_core::sc_module_name name, const HostParams& params, std::uint32_t
   SC_METHOD(on_completion);
   sensitive << completion_irq_.event();
   dont_initialize();
+  if (!tracer) {
+    // Untraced, the controller may hand the completion interrupt over at once (it does when
+    // nothing else is pending up to the interrupt's time); not from inside this host's handlers.
+    completion_irq_.set_direct_handler([this](const sc_core::sc_time& delay) {
+      if (in_handler_) return false;
+      serve_completions(delay);
+      return true;
+    });
+    SC_METHOD(stop);
+    sensitive << stop_event_;
+    dont_initialize();
+  }
   if (tracer) {
     const std::string p = basename();
     tracer->add(TraceGroup::Host, outstanding_, p + ".outstanding", WaveFormat::AnalogStep, 32);
@@ -92,12 +104,12 @@ void Host::submit_ready(Time now) {
       // A think time counts from the last completion (the first request's from time zero).
       const Time issue = last_completion_ + next_.think_time;
       if (issue > now) {
-        submit_event_.notify(to_sc(issue - now));
+        submit_event_.notify(to_sc(issue - sim_now()));
         break;
       }
       c.arrival = now;
     } else if (c.arrival > now) {
-      submit_event_.notify(to_sc(c.arrival - now));
+      submit_event_.notify(to_sc(c.arrival - sim_now()));
       break;
     }
     have_next_ = false;
@@ -127,18 +139,34 @@ void Host::submit_ready(Time now) {
     outstanding_ = static_cast<std::uint32_t>(next_id_ - completed_);
     write_reg(amap::kHostIf + amap::kRegSqTail, sq_tail_);
   }
-  if (source_done_ && completed_ == next_id_) sc_core::sc_stop();
+  if (source_done_ && completed_ == next_id_) {
+    if (handler_delay_ == sc_core::SC_ZERO_TIME)
+      sc_core::sc_stop();
+    else
+      stop_event_.notify(handler_delay_);  // the simulation ends at the handler's time
+  }
 }
 
+void Host::stop() { sc_core::sc_stop(); }
+
 void Host::on_submit() {
+  in_handler_ = true;
+  handler_delay_ = sc_core::SC_ZERO_TIME;
   offset_ = sc_core::SC_ZERO_TIME;
   submit_ready(sim_now());
+  in_handler_ = false;
 }
 
 void Host::on_completion() {
   if (!completion_irq_.take()) return;
-  offset_ = sc_core::SC_ZERO_TIME;
-  const Time now = sim_now();
+  serve_completions(sc_core::SC_ZERO_TIME);
+}
+
+void Host::serve_completions(const sc_core::sc_time& delay) {
+  in_handler_ = true;
+  handler_delay_ = delay;
+  offset_ = delay;
+  const Time now = sim_now() + to_time(delay);
   bool any = false;
   while (cq_[cq_head_].valid) {
     amap::CompletionEntry& e = cq_[cq_head_];
@@ -174,7 +202,7 @@ void Host::on_completion() {
       deadline_misses_ = deadline_misses_ + 1;
       if (miss_pulse_) {
         deadline_miss_ = true;
-        miss_pulse_end_.notify(to_sc(kMissPulse));
+        miss_pulse_end_.notify(delay + to_sc(kMissPulse));
       }
     }
     ++completed_;
@@ -186,6 +214,8 @@ void Host::on_completion() {
   if (any) write_reg(amap::kHostIf + amap::kRegCqHead, cq_head_);
   outstanding_ = static_cast<std::uint32_t>(next_id_ - completed_);
   submit_ready(now);
+  in_handler_ = false;
+  handler_delay_ = sc_core::SC_ZERO_TIME;
 }
 
 void Host::memory_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
@@ -215,8 +245,11 @@ void Host::memory_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) 
   }
   if (trans.is_read())
     copy_bytes(trans.get_data_ptr(), base + rel, len);
-  else
+  else if (params_.check_data || off < amap::kHostData)
     copy_bytes(base + rel, trans.get_data_ptr(), len);
+  // else: read data DMAed into a data buffer that this host never looks at (run.check_data
+  // false: no read is checked, nothing else reads host memory): the transaction is accepted
+  // and timed as any other, the bytes are not kept.
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

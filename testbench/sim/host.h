@@ -26,7 +26,7 @@ namespace drivevp {
 struct HostParams {
   bool closed_loop = false;       ///< closed loop: keep `outstanding` commands in flight, ignore arrival times
   std::uint32_t outstanding = 1;  ///< closed loop only, in [1, queue depth]
-  bool check_data = true;         ///< fill write buffers with patterns and check read data
+  bool check_data = true;  ///< fill write buffers with patterns and check read data (false: read data is not kept)
   /// Deadline of each submitted command (workload.deadline*): arrival + the rule's relative
   /// deadline, assigned at submission (testbench/workload/deadline.h).
   DeadlineRule deadline;
@@ -75,6 +75,12 @@ class Host : public sc_core::sc_module {
   void memory_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void on_submit();
   void on_completion();
+  /// The completion handler's work, at now + `delay` (the completion interrupt's time): delay 0
+  /// from on_completion(), else served directly by the interrupt's raiser (InterruptLine::
+  /// raise_direct, untraced runs).
+  void serve_completions(const sc_core::sc_time& delay);
+  /// sc_stop() at the running handler's time (handler_delay_ from now).
+  void stop();
   void end_miss_pulse();
   void submit_ready(Time now);
   bool pull();
@@ -102,6 +108,9 @@ class Host : public sc_core::sc_module {
   ConservationChecker conservation_;
   DataIntegrityChecker integrity_;
   sc_core::sc_event submit_event_;
+  sc_core::sc_event stop_event_;    ///< stops the simulation (a handler served ahead of its time)
+  bool in_handler_ = false;         ///< one of this host's handlers is running
+  sc_core::sc_time handler_delay_;  ///< the running handler's time, from now
   tlm::tlm_generic_payload trans_;
   sc_core::sc_time offset_;
   Traced<std::uint32_t> outstanding_{0};

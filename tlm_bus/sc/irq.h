@@ -1,6 +1,8 @@
 // Interrupt lines: a level-sensitive wire from a device to a handler, tickless.
 #pragma once
 
+#include <functional>
+
 #include <systemc>
 
 #include "waveforms/tracer.h"
@@ -34,6 +36,26 @@ class InterruptLine : public sc_core::sc_module {
     else
       level_ = false;
   }
+  /// A handler the raiser may run at once instead of notifying the event (Controller's
+  /// completion path, untraced runs): called with the annotated delay at which the line rises, it
+  /// serves the line as the event's handler would at now + delay, or returns false when it
+  /// cannot (nothing done).
+  using DirectHandler = std::function<bool(const sc_core::sc_time& delay)>;
+  void set_direct_handler(DirectHandler handler) { direct_ = std::move(handler); }
+  bool has_direct_handler() const { return static_cast<bool>(direct_); }
+  /// Raises the line `delay` after now and serves it at once through the direct handler when
+  /// there is one and it accepts (true); else as raise(delay). The caller makes sure that nothing
+  /// else happens up to and including now + delay (sc_core::sc_time_to_pending_activity()), so
+  /// that serving it now and serving it at its time are the same.
+  bool raise_direct(const sc_core::sc_time& delay) {
+    if (direct_) {
+      event_.cancel();  // a later notification would have been moved to now + delay
+      pending_ = true;
+      if (direct_(delay)) return true;
+    }
+    raise(delay);
+    return false;
+  }
   /// The event a handler is sensitive to. The line is high when the event fires.
   const sc_core::sc_event& event() const { return event_; }
   /// Called by the handler on entry: marks the line high (for tracing) and reports it.
@@ -52,6 +74,7 @@ class InterruptLine : public sc_core::sc_module {
   sc_core::sc_event drop_event_;
   bool pending_ = false;
   Traced<bool> level_{false};
+  DirectHandler direct_;
 };
 
 }  // namespace drivevp

@@ -32,7 +32,8 @@ class RegisterBank {
     const std::size_t word = static_cast<std::size_t>(offset / 4);
     if (by_word_.size() < word + 2) by_word_.resize(word + 2, -1);
     by_word_[word] = static_cast<int>(regs_.size());
-    regs_.push_back({std::move(name), offset, width, std::move(read), std::move(write)});
+    regs_.push_back({offset, width, std::move(read), std::move(write)});
+    names_.push_back(std::move(name));
     known_count_ = 0;  // a new register can change a burst's validity
   }
 
@@ -74,6 +75,11 @@ class RegisterBank {
       return true;
     }
     unsigned char* data = trans.get_data_ptr();
+    if (length == first->width) {  // one register: no burst walk
+      serve(*first, data, read, trans);
+      trans.set_response_status(tlm::TLM_OK_RESPONSE);
+      return true;
+    }
     for (std::uint64_t o = offset; o < offset + length;) {
       const Reg* r = at(o);
       if (!r) {  // reserved word in a read burst
@@ -82,25 +88,7 @@ class RegisterBank {
         o += 4;
         continue;
       }
-      // Little-endian host; the widths 4 and 8 (add()) as fixed-size copies.
-      if (read) {
-        const std::uint64_t v = r->read ? r->read() : 0;
-        if (r->width == 8)
-          std::memcpy(data, &v, 8);
-        else if (r->width == 4)
-          std::memcpy(data, &v, 4);
-        else
-          std::memcpy(data, &v, r->width);
-      } else {
-        std::uint64_t v = 0;
-        if (r->width == 8)
-          std::memcpy(&v, data, 8);
-        else if (r->width == 4)
-          std::memcpy(&v, data, 4);
-        else
-          std::memcpy(&v, data, r->width);
-        r->write(v, trans);
-      }
+      serve(*r, data, read, trans);
       data += r->width;
       o += r->width;
     }
@@ -114,12 +102,33 @@ class RegisterBank {
 
  private:
   struct Reg {
-    std::string name;
     std::uint64_t offset;
     unsigned width;
     Reader read;
     Writer write;
   };
+  /// Reads register `r` into `data` or writes it from `data` (little-endian host; the widths 4
+  /// and 8 of add() as fixed-size copies).
+  static void serve(const Reg& r, unsigned char* data, bool read, tlm::tlm_generic_payload& trans) {
+    if (read) {
+      const std::uint64_t v = r.read ? r.read() : 0;
+      if (r.width == 8)
+        std::memcpy(data, &v, 8);
+      else if (r.width == 4)
+        std::memcpy(data, &v, 4);
+      else
+        std::memcpy(data, &v, r.width);
+    } else {
+      std::uint64_t v = 0;
+      if (r.width == 8)
+        std::memcpy(&v, data, 8);
+      else if (r.width == 4)
+        std::memcpy(&v, data, 4);
+      else
+        std::memcpy(&v, data, r.width);
+      r.write(v, trans);
+    }
+  }
   const Reg* at(std::uint64_t offset) const {
     const std::uint64_t word = offset / 4;
     if (offset % 4 != 0 || word >= by_word_.size() || by_word_[word] < 0) return nullptr;
@@ -143,7 +152,8 @@ class RegisterBank {
     if (known_count_ < kKnownBursts) ++known_count_;
   }
   std::vector<Reg> regs_;
-  std::vector<int> by_word_;  ///< register index by offset / 4, -1 where none starts
+  std::vector<std::string> names_;  ///< by register index (apart: the hot path never reads them)
+  std::vector<int> by_word_;        ///< register index by offset / 4, -1 where none starts
   Burst known_[kKnownBursts];
   std::size_t known_count_ = 0, known_next_ = 0;
   const sc_core::sc_time* delay_ = &sc_core::SC_ZERO_TIME;

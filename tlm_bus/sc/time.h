@@ -14,7 +14,8 @@ inline Time to_time(const sc_core::sc_time& t) { return Time{static_cast<std::in
 inline sc_core::sc_time to_sc(Time t) {
   return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(t.count() < 0 ? 0 : t.count()));
 }
-/// The current simulated time as drivevp::Time.
-inline Time sim_now() { return to_time(sc_core::sc_time_stamp()); }
+/// The current simulated time as drivevp::Time: sc_core::sc_time_stamp(), read inline (the
+/// library's function is this same read behind a call).
+inline Time sim_now() { return to_time(sc_core::sc_get_curr_simcontext()->time_stamp()); }
 
 }  // namespace drivevp

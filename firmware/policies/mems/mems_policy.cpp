@@ -1,10 +1,9 @@
 #include "firmware/policies/mems/mems_policy.h"
 
 #include <stdexcept>
-#include <unordered_map>
 
+#include "firmware/flat_map.h"
 #include "firmware/mems_predictor.h"
-#include "firmware/node_pool.h"
 #include "firmware/policies/mems/queue.h"
 
 namespace drivevp {
@@ -126,9 +125,7 @@ class MemsQueuePolicy final : public SchedulingPolicy {
   mems_sched::Batch batch_;  ///< the last decision's batch (its buffer reused)
   const MemsPredictor* booted_ = nullptr;
   const Predictor* booted_predictor_ = nullptr;  ///< booted_ as the context passes it (skips the cast)
-  std::unordered_map<std::uint64_t, Command, std::hash<std::uint64_t>, std::equal_to<std::uint64_t>,
-                     NodePool<std::pair<const std::uint64_t, Command>>>
-      commands_;  ///< queued, by id (nodes recycled)
+  FlatMap<Command> commands_;                    ///< queued, by id
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "firmware/node_pool.h"
 #include "firmware/policies/mems/queue.h"
 
 namespace drivevp::mems_sched {

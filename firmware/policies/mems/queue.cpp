@@ -47,12 +47,12 @@ void PositionIndex::add(const Request& r) {
     throw std::invalid_argument("mems_sched: request " + str(r.id) + " at (x " + str(r.x) + ", y " + str(r.y) +
                                 ") is outside the grid of " + str(g_.x_positions) + " x " + str(g_.y_positions) +
                                 " positions");
-  if (entries_.count(r.id) != 0)
+  if (entries_.contains(r.id))
     throw std::invalid_argument("mems_sched: request id " + str(r.id) + " is already queued");
   const std::uint64_t k = key(r.x, r.y);
-  auto it = slot_of_.find(k);
+  const std::uint32_t* found = slot_of_.find(k);
   std::uint32_t s;
-  if (it == slot_of_.end()) {
+  if (!found) {
     if (free_slots_.empty()) {
       s = static_cast<std::uint32_t>(slots_.size());
       slots_.emplace_back();
@@ -69,22 +69,22 @@ void PositionIndex::add(const Request& r) {
     auto& zs = zone_slots_[slot.zone];
     slot.index_in_zone = static_cast<std::uint32_t>(zs.size());
     zs.push_back(s);
-    slot_of_.emplace(k, s);
+    slot_of_.insert(k, s);
   } else {
-    s = it->second;
+    s = *found;
   }
   Slot& slot = slots_[s];
-  entries_.emplace(r.id, Entry{r, s, static_cast<std::uint32_t>(slot.ids.size())});
+  entries_.insert(r.id, Entry{r, s, static_cast<std::uint32_t>(slot.ids.size())});
   slot.ids.push_back(r.id);
   slot.arrival_sum += r.arrival.count();
   ++zone_requests_[slot.zone];
 }
 
 std::optional<Request> PositionIndex::remove(std::uint64_t id) {
-  auto it = entries_.find(id);
-  if (it == entries_.end()) return std::nullopt;
-  const Entry e = it->second;
-  entries_.erase(it);
+  const Entry* found = entries_.find(id);
+  if (!found) return std::nullopt;
+  const Entry e = *found;
+  entries_.erase(id);
   Slot& slot = slots_[e.slot];
   // Unordered removal from the slot: the last id takes the removed one's place.
   const std::uint64_t moved = slot.ids.back();
@@ -106,9 +106,9 @@ std::optional<Request> PositionIndex::remove(std::uint64_t id) {
 }
 
 std::optional<std::uint32_t> PositionIndex::find(std::uint32_t x, std::uint32_t y) const {
-  auto it = slot_of_.find(key(x, y));
-  if (it == slot_of_.end()) return std::nullopt;
-  return it->second;
+  const std::uint32_t* s = slot_of_.find(key(x, y));
+  if (!s) return std::nullopt;
+  return *s;
 }
 
 std::vector<Request> PositionIndex::gather(std::uint32_t s, std::uint32_t limit) const {

@@ -16,10 +16,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
-#include "firmware/node_pool.h"
+#include "firmware/flat_map.h"
 #include "tlm_bus/command.h"
 
 namespace drivevp::mems_sched {
@@ -126,11 +125,8 @@ class PositionIndex {
   Geometry g_;
   std::uint32_t zones_x_;
   std::uint32_t zones_y_;
-  template <class V>
-  using Map = std::unordered_map<std::uint64_t, V, std::hash<std::uint64_t>, std::equal_to<std::uint64_t>,
-                                 NodePool<std::pair<const std::uint64_t, V>>>;  ///< nodes recycled, no malloc per add
-  Map<Entry> entries_;
-  Map<std::uint32_t> slot_of_;  ///< key(x, y) -> slot index
+  FlatMap<Entry> entries_;          ///< by request id
+  FlatMap<std::uint32_t> slot_of_;  ///< key(x, y) -> slot index
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::vector<std::uint32_t>> zone_slots_;

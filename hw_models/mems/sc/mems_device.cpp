@@ -157,10 +157,11 @@ void MemsDevice::grow_buffer_for_batch() {
   if (blocks <= seek_.layout().capacity()) grow_buffer(blocks);
 }
 
-Time MemsDevice::now_at() const { return sim_now() + to_time(regs_.access_delay()); }
+Time MemsDevice::now_at() const { return access_at_; }
 
 void MemsDevice::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-  catch_up(sim_now() + to_time(delay));
+  access_at_ = sim_now() + to_time(delay);  // the registers serve the whole access at this time
+  catch_up(access_at_);
   regs_.access(trans, trans.get_address(), delay);
 }
 

@@ -131,7 +131,7 @@ class MemsDevice : public sc_core::sc_module {
   std::uint64_t status(Time at);
   void acknowledge();
   const Segment* segment_at(Time at) const;
-  Time now_at() const;  ///< sc_time_stamp() + the register access's annotated delay
+  Time now_at() const;  ///< sc_time_stamp() + the register access's annotated delay (access_at_)
 
   mems::MemsParams params_;
   mems::MemsSeek seek_;
@@ -162,6 +162,7 @@ class MemsDevice : public sc_core::sc_module {
   double last_command_joules_ = 0;
   std::uint64_t completed_ = 0;
   RegisterBank regs_;
+  Time access_at_{0};  ///< the time of the register access being served (b_transport)
 
   // --- waveforms (only with a tracer tracing TraceGroup::Sled) ---
   enum class Wave : std::uint8_t { X, Y, Settling, Transferring, Tips, Power, Startup };
