@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
-#include <string>
+#include <string_view>
 #include <vector>
 
 #include <systemc>
@@ -27,13 +27,13 @@ class RegisterBank {
 
   /// Adds a register. `offset` is a multiple of 4 below 64 KiB; `width` is 4 or 8 bytes; a null
   /// writer makes it read-only; a null reader makes it write-only (reads return 0). A reader may
-  /// have side effects (read-to-clear registers).
-  void add(std::string name, std::uint64_t offset, unsigned width, Reader read, Writer write = nullptr) {
+  /// have side effects (read-to-clear registers). `name` is the register's name in
+  /// docs/registers.md, for the reader of the call site; the bank does not keep it.
+  void add(std::string_view /*name*/, std::uint64_t offset, unsigned width, Reader read, Writer write = nullptr) {
     const std::size_t word = static_cast<std::size_t>(offset / 4);
     if (by_word_.size() < word + 2) by_word_.resize(word + 2, -1);
     by_word_[word] = static_cast<int>(regs_.size());
     regs_.push_back({offset, width, std::move(read), std::move(write)});
-    names_.push_back(std::move(name));
     known_count_ = 0;  // a new register can change a burst's validity
   }
 
@@ -152,8 +152,7 @@ class RegisterBank {
     if (known_count_ < kKnownBursts) ++known_count_;
   }
   std::vector<Reg> regs_;
-  std::vector<std::string> names_;  ///< by register index (apart: the hot path never reads them)
-  std::vector<int> by_word_;        ///< register index by offset / 4, -1 where none starts
+  std::vector<int> by_word_;  ///< register index by offset / 4, -1 where none starts
   Burst known_[kKnownBursts];
   std::size_t known_count_ = 0, known_next_ = 0;
   const sc_core::sc_time* delay_ = &sc_core::SC_ZERO_TIME;
