@@ -17,6 +17,11 @@ struct RoundStatus {
   /// by the pending C-requests in their planned order (negative: a predicted hiccup).
   Time slack{0};
   bool has_slack = false;  ///< false when the policy makes no such prediction
+  /// The policy's own rounds (WRR-SCAN): whether the rest of the current round as planned right
+  /// after the decision (the decision's access excluded, the queue as it stands) still serves
+  /// periodic job commands. Drives the rounds.period waveform of such rounds.
+  bool c_planned = false;
+  bool has_c_planned = false;  ///< false when the policy makes no such plan
 };
 
 /// Implemented, beside SchedulingPolicy, by the round-based policies (paper 003's mixed-media

@@ -40,29 +40,41 @@ class WrrScan final : public WrrScanPolicy, public RoundStatusSource {
   /// (RoundManager::predicts), the slack: the round's end less the predicted finish
   /// (RoundManager::finish_of) of the decision's media access followed by the rest of the round's
   /// sweep as the queue stands (the accesses next() would still serve in this round, the owners'
-  /// budgets spent as they go; each access predicted as one command over its blocks).
+  /// budgets spent as they go; each access predicted as one command over its blocks). After a
+  /// Serve decision also whether that rest holds a periodic job command (RealTime; any command of
+  /// a batch), RoundStatus::c_planned.
   std::optional<RoundStatus> round_status(const SchedulingContext& ctx, const Decision& decision) const override {
     RoundStatus s;
     s.round = clock_.started() ? clock_.current_round() : 0;
     for (const auto& [k, c] : queue_)
       if (c.cls == RequestClass::RealTime) ++s.pending_c;
-    if (configured_ && decision.kind == Decision::Kind::Serve && RoundManager::predicts(*ctx.predictor)) {
-      const Command access = merged(decision);
-      const std::vector<Command> rest = rest_of_round(*ctx.predictor, access);
-      s.slack = clock_.slack(RoundManager::finish_of(ctx, &access, rest));
+    if (decision.kind != Decision::Kind::Serve) return s;
+    const Command access = merged(decision);
+    const std::vector<Decision> rest = rest_of_round(*ctx.predictor, access);
+    s.has_c_planned = true;
+    for (const Decision& d : rest) {
+      auto periodic = [](const Command& c) { return c.cls == RequestClass::RealTime; };
+      s.c_planned = s.c_planned || periodic(d.command) || std::any_of(d.batch.begin(), d.batch.end(), periodic);
+    }
+    if (configured_ && RoundManager::predicts(*ctx.predictor)) {
+      std::vector<Command> accesses;
+      accesses.reserve(rest.size());
+      for (const Decision& d : rest) accesses.push_back(merged(d));
+      s.slack = clock_.slack(RoundManager::finish_of(ctx, &access, accesses));
       s.has_slack = true;
     }
     return s;
   }
-  /// The accesses next() would serve in the current round after `access` if no command arrived
-  /// and the round had time: the sweep continued from `access`'s last block on a copy of the state.
-  std::vector<Command> rest_of_round(const Predictor& predictor, const Command& access) const {
+  /// The Serve decisions next() would make in the current round after `access` if no command
+  /// arrived and the round had time: the sweep continued from `access`'s last block on a copy of
+  /// the state.
+  std::vector<Decision> rest_of_round(const Predictor& predictor, const Command& access) const {
     WrrScan sweep(*this);
-    std::vector<Command> out;
+    std::vector<Decision> out;
     std::uint32_t cyl = predictor.sweep_coordinate(access.end_lbn() - 1);
     for (auto it = sweep.find_ahead(cyl); it != sweep.queue_.end(); it = sweep.find_ahead(cyl)) {
-      out.push_back(merged(sweep.serve(it)));
-      cyl = predictor.sweep_coordinate(out.back().end_lbn() - 1);
+      out.push_back(sweep.serve(it));
+      cyl = predictor.sweep_coordinate(merged(out.back()).end_lbn() - 1);
     }
     return out;
   }

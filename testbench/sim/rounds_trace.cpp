@@ -28,7 +28,10 @@ RoundsTrace::RoundsTrace(sc_core::sc_module_name name, const Options& options, T
   const TraceGroup g = TraceGroup::Rounds;
   tracer.add(g, round_, p + ".round", WaveFormat::Decimal, 64);
   tracer.add(g, boundary_, p + ".boundary", WaveFormat::Binary, 1);
-  if (fixed) tracer.add(g, period_, p + ".period", WaveFormat::Decimal, 8, {"C", "D"});
+  // The policy's own rounds show a period only if the policy plans them (WRR-SCAN).
+  const auto* source = dynamic_cast<const RoundStatusSource*>(&policy);
+  if (fixed || source) tracer.add(g, period_, p + ".period", WaveFormat::Decimal, 8, {"C", "D"});
+  if (!fixed) period_ = kPeriodD;
   tracer.add(g, serving_, p + ".serving", WaveFormat::Decimal, 8,
              options_.periodic ? std::vector<std::string>{"idle", "periodic", "aperiodic"}
                                : std::vector<std::string>{"idle", "C", "D"});
@@ -92,6 +95,7 @@ void RoundsTrace::apply_due() {
     if (u.has_status) {
       pending_c_ = u.status.pending_c;
       if (u.status.has_slack) slack_ms_ = to_ms(u.status.slack);
+      if (u.status.has_c_planned) c_planned_ = u.status.c_planned;
       if (options_.round_length == Time{0} && u.status.round != round_.get()) {
         round_ = u.status.round;
         pulse();
@@ -100,6 +104,7 @@ void RoundsTrace::apply_due() {
     due_.erase(due_.begin());
   }
   show_serving();
+  show_policy_period();
 }
 
 void RoundsTrace::completed(const RequestRecord& record) {
@@ -111,6 +116,11 @@ void RoundsTrace::completed(const RequestRecord& record) {
     if (outstanding_c_ == 0) period_ = kPeriodD;
   }
   show_serving();
+  show_policy_period();
+}
+
+void RoundsTrace::show_policy_period() {
+  if (options_.round_length == Time{0}) period_ = in_service_c_ > 0 || c_planned_ ? kPeriodC : kPeriodD;
 }
 
 void RoundsTrace::show_serving() {

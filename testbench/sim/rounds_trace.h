@@ -8,11 +8,18 @@
 //                     one's work is done, with bandwidth reclamation, or at a multiple of R).
 //   rounds.boundary   a 1 µs pulse at every round start (the times rounds.round changes; round 0's
 //                     at time 0).
-//   rounds.period     fixed rounds only: "C" (the C-period: from the round's start until the last
-//                     of the C-requests due by the round's end has completed) or "D" (the rest of
-//                     the round, the D-period), 003 §1.2; the same times as rounds.csv's
+//   rounds.period     "C" (the C-period) or "D" (the D-period), 003 §1.2. Fixed rounds: C from the
+//                     round's start until the last of the C-requests due by the round's end has
+//                     completed, D for the rest of the round; the same times as rounds.csv's
 //                     c_period_ms and d_period_ms of a hiccup-free run (a late C-request of an
-//                     earlier round also keeps the C-period open until it completes).
+//                     earlier round also keeps the C-period open until it completes). A policy
+//                     that plans its rounds (WRR-SCAN; C = periodic job commands, D = aperiodic):
+//                     C while a periodic command is in service or the rest of the round as the
+//                     policy plans it at the latest decision (RoundStatus::c_planned) holds one,
+//                     D otherwise; so the round's last change to D is at the completion of its
+//                     last periodic command, the end of rounds.csv's c_period_ms. A job released
+//                     into a round already in its D-period turns it back to C at the next
+//                     decision. A policy without such a plan (SCAN-EDF) has no rounds.period.
 //   rounds.serving    what the media serves: "idle", "C" / "D" (003: continuous / discrete), or
 //                     "idle", "periodic" / "aperiodic" (004). A request is in service from its
 //                     dispatch (requests.csv dispatch_ms: the firmware's decision) to its
@@ -81,6 +88,8 @@ class RoundsTrace : public sc_core::sc_module {
   void end_pulse();
   void apply_due();
   void show_serving();
+  /// The policy's own rounds: rounds.period from the requests in service and the latest plan.
+  void show_policy_period();
   void pulse();
   static bool is_c(const Command& c) { return c.cls == RequestClass::Continuous || c.cls == RequestClass::RealTime; }
 
@@ -90,6 +99,7 @@ class RoundsTrace : public sc_core::sc_module {
   std::uint64_t next_boundary_ = 1;  ///< fixed rounds: the next round to start
   std::uint64_t outstanding_c_ = 0;  ///< fixed rounds: C-requests due and not completed
   std::uint32_t in_service_c_ = 0, in_service_d_ = 0;
+  bool c_planned_ = false;           ///< the policy's own rounds: RoundStatus::c_planned of the latest decision
   std::multimap<Time, Update> due_;  ///< decisions waiting for their dispatch time
   sc_core::sc_event boundary_event_, pulse_end_;
   sc_core::sc_event_queue apply_event_;

@@ -281,7 +281,7 @@ TEST_CASE("round manager: the round clock starts rounds where the firmware says"
   CHECK(RoundManager::predicts(predictor()));
 }
 
-TEST_CASE("WRR-SCAN's slack: the round's end less the predicted finish of the rest of its sweep", "[wrr][rounds]") {
+TEST_CASE("WRR-SCAN's slack and C-period plan: the rest of its sweep", "[wrr][rounds]") {
   // R = 100 ms, x_1 = 3, x_a = 1; the head at cylinder 50 at 2 ms. Task 1: #1 @60, #2 and #3
   // contiguous @70 (sectors 0, 1); aperiodic #4 @65, #5 @66 (the server's one block goes to #4).
   // Decision 1 at 2 ms serves #1 and the round then sweeps on: #4, then #2 + #3 in one access
@@ -321,16 +321,20 @@ TEST_CASE("WRR-SCAN's slack: the round's end less the predicted finish of the re
   CHECK(s.pending_c == 2);  // #2, #3
   CHECK(s.slack == ms(102) - RoundManager::finish_of(ctx, &cs[0], {cs[3], access_23}));
   CHECK(s.slack > Time{0});
+  REQUIRE(s.has_c_planned);
+  CHECK(s.c_planned);  // the rest (#4, #2 + #3) holds periodic commands: the C-period goes on
 
   // Decision 2 at #1's predicted finish, the head at its end: #4; the rest is #2 + #3.
   s = decide(&cs[0], 4);
   CHECK(s.slack == ms(102) - RoundManager::finish_of(ctx, &cs[3], {access_23}));
+  CHECK(s.c_planned);  // an aperiodic access inside the C-period: #2 + #3 still to come
 
   // Decision 3 serves #2 + #3 in one access and predicts it alone.
   s = decide(&cs[3], 2);
   REQUIRE(d.batch.size() == 1);
   CHECK(s.pending_c == 0);
   CHECK(s.slack == ms(102) - RoundManager::predict(predictor(), ctx.position, ctx.now, access_23).finish);
+  CHECK_FALSE(s.c_planned);  // the round's last periodic access: D once it completes (#5 is next round's)
 
   // Round 2 begins at once (reclamation) for #5: its end is R after that decision.
   const Time round2 = ctx.now + ms(1);
@@ -340,12 +344,17 @@ TEST_CASE("WRR-SCAN's slack: the round's end less the predicted finish of the re
   s = *status->round_status(at(70, round2), d);
   CHECK(s.round == 1);
   CHECK(s.slack == round2 + ms(100) - RoundManager::predict(predictor(), at(70).position, round2, cs[4]).finish);
+  CHECK(s.has_c_planned);
+  CHECK_FALSE(s.c_planned);
 
   // Unconfigured (unbounded LOOK rounds): no slack.
   auto look = make_wrr_scan(wrr::Variant::C, true);
   look->enqueue(cs[0], at(50));
   const Decision l = look->next(at(50));
-  CHECK_FALSE(dynamic_cast<const RoundStatusSource&>(*look).round_status(at(50), l)->has_slack);
+  const RoundStatus ls = *dynamic_cast<const RoundStatusSource&>(*look).round_status(at(50), l);
+  CHECK_FALSE(ls.has_slack);
+  CHECK(ls.has_c_planned);  // the plan needs no predictions: any predictor's sweep coordinates
+  CHECK_FALSE(ls.c_planned);
 }
 
 // ---- the rate_tasks workload ---------------------------------------------------------------------

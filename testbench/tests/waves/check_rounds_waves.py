@@ -2,7 +2,8 @@
 """Cross-checks the round waveforms (trace group "rounds") of a drivevp run against its
 rounds.csv and requests.csv.
 
-Usage: check_rounds_waves.py [--rounds-csv ROUNDS.csv | --round-ms R] WAVES.vcd REQUESTS.csv
+Usage: check_rounds_waves.py [--rounds-csv ROUNDS.csv | --round-ms R [--policy-rounds-csv ROUNDS.csv]]
+                             WAVES.vcd REQUESTS.csv
 
 With --rounds-csv (fixed rounds, workload.kind = "rounds", paper 003), for every round row r with
 start s = start_ms, C-period cp = c_period_ms, round length T (start of row 1 less row 0's):
@@ -21,6 +22,12 @@ has none):
 With --round-ms R (the policy's rounds, paper 004's WRR-SCAN with round length R ms):
   6. rounds.slack_ms is traced, changes at least once, and never exceeds R (the round's end less
      a predicted finish after the decision, which lies in the round).
+With --round-ms and --policy-rounds-csv ROUNDS.csv (WRR-SCAN's rounds.csv over its own rounds):
+  7. rounds.period changes to D only at a C-request's (periodic command's) completion time, and
+     changes to C only at a dispatch time; for every round row with a C-period cp > 0 and no
+     hiccup, rounds.period is C just before start + cp and, unless a C-request of a later round
+     (dispatched at or after the next row's start) is in service then, D at start + cp (the
+     round's last periodic completion ends its C-period).
 
 Times: exact integer ps (requests.csv and rounds.csv print ms with 9 decimals; the VCD unit must
 be 1 ps). Exit status: 0 all agree; 1 a check failed (the first failure is named, with its file
@@ -128,6 +135,44 @@ def check_requests(path, rows, sig, fixed):
     return len(reqs), len(spans)
 
 
+def check_policy_period(path, rows, sig, req_rows):
+    """Check 7; returns a summary fragment."""
+    per = sig[PERIOD]
+    c_spans, dispatches = [], set()
+    for _, row in req_rows:
+        d, c = ms_to_ps(row["dispatch_ms"]), ms_to_ps(row["completion_ms"])
+        dispatches.add(d)
+        if row["deadline_ms"].strip():
+            c_spans.append((d, c))
+    c_completions = {c for _, c in c_spans}
+    for t, v in zip(per.times, per.values):
+        if t == 0:
+            continue
+        if v == D_PERIOD and t not in c_completions:
+            raise Fail(f"{PERIOD} changes to D at {t} ps, which is no C-request's completion time")
+        if v == C_PERIOD and t not in dispatches:
+            raise Fail(f"{PERIOD} changes to C at {t} ps, which is no request's dispatch time")
+    checked = 0
+    starts = [ms_to_ps(r["start_ms"]) for _, r in rows] + [None]
+    for i, (line, row) in enumerate(rows):
+        cp = ms_to_ps(row["c_period_ms"])
+        if cp == 0 or int(row["hiccups"]) != 0:
+            continue
+        s, following = starts[i], starts[i + 1]
+        end = s + cp
+        where = f"{path}:{line}: round {row['round']} (start {row['start_ms']} ms, C-period {row['c_period_ms']} ms)"
+        if per.value_at(end - 1) != C_PERIOD:
+            raise Fail(f"{where}: {PERIOD} is {per.value_at(end - 1)} just before the C-period's end, expected C")
+        # A later round's C-request may be in service at the end (the round's own all completed
+        # by then): it keeps the period C.
+        busy = following is not None and any(following <= d <= end < c for d, c in c_spans)
+        if not busy and per.value_at(end) != D_PERIOD:
+            raise Fail(f"{where}: {PERIOD} is {per.value_at(end)} at the C-period's end {end} ps, expected D")
+        checked += 1
+    to_d = sum(1 for t, v in zip(per.times, per.values) if t > 0 and v == D_PERIOD)
+    return f"{PERIOD} {to_d} changes to D, {checked} rounds' C-periods end where rounds.csv says, "
+
+
 def check_policy_slack(slack, round_ms):
     """Check 6; returns a summary fragment."""
     later = [(t, v) for t, v in zip(slack.times, slack.values) if t > 0]
@@ -147,18 +192,24 @@ def main(argv):
     ap.add_argument("requests_csv")
     ap.add_argument("--rounds-csv")
     ap.add_argument("--round-ms", type=float)
+    ap.add_argument("--policy-rounds-csv")
     args = ap.parse_args(argv)
     fixed = args.rounds_csv is not None
     if fixed and args.round_ms is not None:
         print(f"{PROG}: error: --rounds-csv and --round-ms exclude each other", file=sys.stderr)
         return 2
+    if args.policy_rounds_csv is not None and args.round_ms is None:
+        print(f"{PROG}: error: --policy-rounds-csv needs --round-ms", file=sys.stderr)
+        return 2
+    policy_period = args.policy_rounds_csv is not None
     wanted = {ROUND, BOUNDARY, SERVING, PENDING} | ({PERIOD, SLACK} if fixed else set()) | \
-        ({SLACK} if args.round_ms is not None else set())
+        ({SLACK} if args.round_ms is not None else set()) | ({PERIOD} if policy_period else set())
     try:
         timescale_ps, sig, _, changes = parse_vcd(args.vcd, wanted)
         req_rows = read_csv(args.requests_csv, {"id", "dispatch_ms", "completion_ms", "deadline_ms"})
-        round_rows = read_csv(args.rounds_csv, {"round", "start_ms", "c_period_ms", "d_period_ms", "hiccups"}) \
-            if fixed else []
+        round_cols = {"round", "start_ms", "c_period_ms", "d_period_ms", "hiccups"}
+        round_rows = read_csv(args.rounds_csv, round_cols) if fixed else []
+        policy_rows = read_csv(args.policy_rounds_csv, round_cols) if policy_period else []
     except (OSError, VcdError, ValueError, csv.Error) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
@@ -175,6 +226,8 @@ def main(argv):
         n_req, n_acc = check_requests(args.requests_csv, req_rows, sig, fixed)
         if args.round_ms is not None:
             summary += check_policy_slack(sig[SLACK], args.round_ms)
+        if policy_period:
+            summary += check_policy_period(args.policy_rounds_csv, policy_rows, sig, req_rows)
     except Fail as e:
         print(f"{PROG}: FAIL: {e}", file=sys.stderr)
         return 1

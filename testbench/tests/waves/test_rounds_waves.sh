@@ -12,8 +12,10 @@
 #      shows rounds.period and rounds.serving as text (C, D, idle) through their translate filters;
 #   4. paper 004's rate-based tasks under WRR-SCAN-C: rounds.serving follows requests.csv (periodic /
 #      aperiodic), rounds.round, rounds.pending_c and rounds.slack_ms change only at dispatch times,
-#      the slack the firmware predicts never exceeds the plan's round length R (summary.json), and
-#      the run's waves.gtkw "Rounds" group opens in GTKWave with rounds.slack_ms shown and drawn.
+#      the slack the firmware predicts never exceeds the plan's round length R (summary.json),
+#      rounds.period turns D exactly where each round's c_period_ms of its rounds.csv ends (a copy
+#      with one C-period 1 µs short is rejected), and the run's waves.gtkw "Rounds" group opens in
+#      GTKWave with rounds.period and rounds.slack_ms shown and drawn.
 #
 # Usage: test_rounds_waves.sh DRIVEVP_BINARY SOURCE_DIR
 # Environment: RUN_TIMEOUT (seconds per simulation, default 300), CHECK_TIMEOUT (seconds per checker
@@ -144,7 +146,9 @@ run "$work/rate" "$work/rate.toml"
 grep -q "aperiodic" "$work/rate/waves.rounds.serving.txt" || fail "the 004 run's serving filter names no aperiodic service"
 round_ms=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["rate_tasks"]["admission"]["round_ms"])' \
   "$work/rate/summary.json") || fail "the 004 run's summary.json has no rate_tasks.admission.round_ms"
-check "$work/rate.log" --round-ms "$round_ms" "$work/rate/waves.vcd" "$work/rate/requests.csv" ||
+[[ -s $work/rate/rounds.csv ]] || fail "the 004 run wrote no rounds.csv"
+check "$work/rate.log" --round-ms "$round_ms" --policy-rounds-csv "$work/rate/rounds.csv" \
+  "$work/rate/waves.vcd" "$work/rate/requests.csv" ||
   { cat "$work/rate.log"; fail "check_rounds_waves.py disagrees on the 004 run"; }
 cat "$work/rate.log"
 # Negative self-test: a round length of 1 ms is below every traced slack.
@@ -155,8 +159,24 @@ grep -q "rounds.slack_ms is .* more than the round length 1.0 ms" "$work/rate-ne
   cat "$work/rate-neg.log"
   fail "negative self-test: the checker failed without naming rounds.slack_ms and the round length"
 }
+grep -q "changes to D, [1-9][0-9]* rounds' C-periods end where rounds.csv says" "$work/rate.log" ||
+  fail "the 004 run's rounds.period was checked against no round's C-period"
+# Negative self-test: the first round with a C-period, its C-period 1 µs short.
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "c_period_ms") c = i; if ($i == "hiccups") h = i } }
+  NR > 1 && !done && $c + 0 > 0 && $h == 0 { $c = sprintf("%.9f", $c - 0.001); done = NR }
+  { print }' "$work/rate/rounds.csv" > "$work/rate-corrupt.csv"
+cmp -s "$work/rate/rounds.csv" "$work/rate-corrupt.csv" && fail "corrupting the 004 rounds.csv changed nothing"
+if check "$work/rate-neg2.log" --round-ms "$round_ms" --policy-rounds-csv "$work/rate-corrupt.csv" \
+  "$work/rate/waves.vcd" "$work/rate/requests.csv"; then
+  fail "negative self-test: the checker accepted a WRR-SCAN rounds.csv with a C-period 1 µs short"
+fi
+grep -q "rate-corrupt.csv:[0-9]*: round .*C-period" "$work/rate-neg2.log" || {
+  cat "$work/rate-neg2.log"
+  fail "negative self-test: the checker failed without naming the WRR round and its C-period"
+}
+echo "$me: negative self-test (004): $(head -n 1 "$work/rate-neg2.log")"
 grep -qx -- "-Rounds" "$work/rate/waves.gtkw" || fail "the 004 run's waves.gtkw has no Rounds group"
 gtkwave "the 004 run" "$work/gtkwave-rate.log" "$work/rate/waves.vcd" "$work/rate/waves.gtkw" \
-  'SystemC.rounds.round[63:0]' 'SystemC.rounds.boundary' 'SystemC.rounds.serving[7:0]' \
+  'SystemC.rounds.round[63:0]' 'SystemC.rounds.boundary' 'SystemC.rounds.period[7:0]' 'SystemC.rounds.serving[7:0]' \
   'SystemC.rounds.pending_c[31:0]' 'SystemC.rounds.slack_ms'
 echo "$me: OK"
