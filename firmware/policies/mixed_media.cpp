@@ -36,10 +36,17 @@
 //  * sptf_glitch_guard, SPTF with the glitch guard (003 §4.3): SPTF over the round's C-requests and
 //    the D-queue; a D-request is served only if the remaining C-requests' SCAN still fits after it
 //    (003 §4.3), and a C-request out of SCAN order only if the same holds, else the C-requests go
-//    in their SCAN from the heads (greedy C order could otherwise undo the D-request's check).
+//    in their SCAN from the heads (greedy C order could otherwise undo the D-request's check). The
+//    check is made at every decision: a D-request that does not fit is skipped for that decision,
+//    not postponed to the next round (that is §2.1's rule for the clustered algorithms). 003 does
+//    not say which C-requests SPTF chooses from: sptf_pool "all" (above), "d" (the D-queue alone;
+//    the C-requests in their SCAN when no D-request may be served) or "scan" (the D-queue and the
+//    next C-request of the round's SCAN).
 // After the C-requests, the OPS algorithms serve the rest of the round's D-requests with their own
 // lower level over the whole disk (CI-SPTF: SPTF; CI-OPT, CLUST-*: clusters in SCAN order, OPT
-// within). OPT(k) is firmware/rounds/round_manager.h optimal_order (exact, k <= 8).
+// within). OPT(k) is firmware/rounds/round_manager.h optimal_order (exact, k <= 8); what it
+// minimises, 003 §2.1's undefined "cost", is opt_cost: the cluster's last finish (default) or the
+// sum of its requests' finishes.
 #include <algorithm>
 #include <cstdint>
 #include <set>
@@ -55,12 +62,18 @@ namespace drivevp {
 
 namespace {
 
+/// What SPTF with the glitch guard chooses from (sptf_pool; 003 §4.3 leaves it open): every
+/// C-request of the round and the D-queue; the D-queue alone (the C-requests in their SCAN when no
+/// D-request may be served); the D-queue and the next C-request of the round's SCAN.
+enum class SptfPool { All, D, Scan };
+
 enum class Variant { TpsScanScan, TpsScanCiOpt, OpsFamish, OpsCiSptf, OpsCiOpt, OpsClustReq, OpsClustCyl, Sptf };
 
 class MixedMediaScheduler final : public SchedulingPolicy, public RoundStatusSource {
  public:
-  MixedMediaScheduler(std::string name, Variant v, Time round, Time guard, std::size_t k, std::uint32_t t_cyl)
-      : name_(std::move(name)), v_(v), rounds_(round, guard), k_(k), t_cyl_(t_cyl) {}
+  MixedMediaScheduler(std::string name, Variant v, Time round, Time guard, std::size_t k, std::uint32_t t_cyl,
+                      SptfPool pool, OptCost opt_cost)
+      : name_(std::move(name)), v_(v), rounds_(round, guard), k_(k), t_cyl_(t_cyl), pool_(pool), opt_cost_(opt_cost) {}
   std::string_view name() const override { return name_; }
 
   void enqueue(const Command& c, const SchedulingContext& ctx) override {
@@ -220,7 +233,7 @@ class MixedMediaScheduler final : public SchedulingPolicy, public RoundStatusSou
   void open_cluster(const SchedulingContext& ctx, const Cmds& members) {
     for (const Command& m : members)
       d_.erase(std::find_if(d_.begin(), d_.end(), [&](const Command& c) { return c.id == m.id; }));
-    cluster_ = optimal_order(ctx, members);
+    cluster_ = optimal_order(ctx, members, opt_cost_);
   }
 
   /// Eligible D-requests ordered along an elevator from cylinder `from` in direction `up`,
@@ -265,14 +278,17 @@ class MixedMediaScheduler final : public SchedulingPolicy, public RoundStatusSou
     return out;
   }
 
-  /// SPTF over the eligible D-requests satisfying `in`; the first that fits, or none.
+  /// SPTF over the eligible D-requests satisfying `in`; the first that fits, or none. One that
+  /// does not fit is postponed to the next round when `postpone` (the clustered algorithms' check,
+  /// 003 §2.1), else only skipped for this decision (SPTF's, 003 §4.3).
   template <class Pred>
-  bool sptf_d(const SchedulingContext& ctx, Pred in, Decision& out) {
+  bool sptf_d(const SchedulingContext& ctx, Pred in, Decision& out, bool postpone) {
+    std::set<std::uint64_t> skip;
     for (;;) {
       std::size_t best = d_.size();
       Time best_t = Time::max();
       for (std::size_t i = 0; i < d_.size(); ++i) {
-        if (!eligible(d_[i]) || !in(d_[i])) continue;
+        if (!eligible(d_[i]) || skip.count(d_[i].id) != 0 || !in(d_[i])) continue;
         const Time a = ctx.predictor->estimate(ctx.position, ctx.now, d_[i].lbn, d_[i].op).access();
         if (a < best_t || (a == best_t && d_[i].id < d_[best].id)) {
           best = i;
@@ -284,7 +300,7 @@ class MixedMediaScheduler final : public SchedulingPolicy, public RoundStatusSou
         out = serve(ctx, take_d(best));
         return true;
       }
-      postponed_.insert(d_[best].id);
+      (postpone ? postponed_ : skip).insert(d_[best].id);
     }
   }
 
@@ -308,7 +324,7 @@ class MixedMediaScheduler final : public SchedulingPolicy, public RoundStatusSou
       case Variant::OpsCiSptf:
       case Variant::Sptf:
         if (sptf_d(
-                ctx, [](const Command&) { return true; }, out))
+                ctx, [](const Command&) { return true; }, out, v_ == Variant::OpsCiSptf))
           return out;
         return wait();
       default: {
@@ -377,11 +393,32 @@ class MixedMediaScheduler final : public SchedulingPolicy, public RoundStatusSou
     return out;
   }
 
+  /// sptf_pool "scan": SPTF between the next C-request of the round's SCAN and the D-requests
+  /// that fit before the rest of that SCAN.
+  Decision sptf_scan_pool(const SchedulingContext& ctx) {
+    const Command& next_c = c_.front();
+    const Time c_access = ctx.predictor->estimate(ctx.position, ctx.now, next_c.lbn, next_c.op).access();
+    auto nearer = [&](const Command& d) {
+      const Time a = ctx.predictor->estimate(ctx.position, ctx.now, d.lbn, d.op).access();
+      return a < c_access || (a == c_access && d.id < next_c.id);
+    };
+    Decision out;
+    if (sptf_d(ctx, nearer, out, false)) return out;
+    return serve_c(ctx);
+  }
+
   Decision sptf_guard(const SchedulingContext& ctx) {
-    // SPTF among the C-requests and the D-requests, keeping the invariant that the remaining
-    // C-requests' SCAN from the heads fits in the round: a D-request (or a C-request out of SCAN
-    // order) is served only if the SCAN of the C-requests left after it, from its end, still fits;
-    // otherwise the C-requests are served in their SCAN order from here.
+    // SPTF among the D-requests and the C-requests the pool admits (sptf_pool: all of the
+    // round's, none, or the next of their SCAN), keeping the invariant that the remaining
+    // C-requests' SCAN fits in the round: a D-request (or, pool "all", a C-request out of SCAN
+    // order) is served only if the SCAN of the C-requests left after it, from its end (pool
+    // "scan": the planned SCAN), still fits; otherwise the C-requests are served in their SCAN
+    // order from here. The check is made afresh at every decision (003 §4.3 serves "a D-request
+    // only if the service of this request leaves enough time"; unlike the clustered algorithms'
+    // check, §2.1, it does not postpone the D-request to the next round): a D-request that does
+    // not fit now is only skipped for this decision.
+    if (pool_ == SptfPool::Scan) return sptf_scan_pool(ctx);
+    std::set<std::uint64_t> skip;
     for (;;) {
       const Command* best = nullptr;
       Time best_t = Time::max();
@@ -392,10 +429,15 @@ class MixedMediaScheduler final : public SchedulingPolicy, public RoundStatusSou
           best_t = a;
         }
       };
-      for (const Command& c : c_) consider(c);
+      if (pool_ == SptfPool::All)
+        for (const Command& c : c_) consider(c);
       for (const Command& c : d_)
-        if (eligible(c)) consider(c);
-      if (!best) return wait();
+        if (eligible(c) && skip.count(c.id) == 0) consider(c);
+      if (!best) {  // sptf_pool "d" and no D-request may be served: the C-requests' SCAN
+        if (c_.empty()) return wait();
+        c_ = scan_from(ctx, ctx.predictor->sweep_coordinate(ctx.position));
+        return serve_c(ctx);
+      }
       const Command chosen = *best;
       const bool is_c = RoundManager::is_continuous(chosen);
       Cmds rest;
@@ -416,7 +458,7 @@ class MixedMediaScheduler final : public SchedulingPolicy, public RoundStatusSou
         c_ = scan_from(ctx, ctx.predictor->sweep_coordinate(ctx.position));
         return serve_c(ctx);
       }
-      postponed_.insert(chosen.id);
+      skip.insert(chosen.id);
     }
   }
 
@@ -437,7 +479,7 @@ class MixedMediaScheduler final : public SchedulingPolicy, public RoundStatusSou
     };
     switch (v_) {
       case Variant::OpsCiSptf:
-        if (sptf_d(ctx, in_interval, out)) return out;
+        if (sptf_d(ctx, in_interval, out, true)) return out;
         return serve_c(ctx);
       case Variant::OpsCiOpt: {
         Cmds in;
@@ -463,6 +505,8 @@ class MixedMediaScheduler final : public SchedulingPolicy, public RoundStatusSou
   RoundManager rounds_;
   std::size_t k_;
   std::uint32_t t_cyl_;
+  SptfPool pool_;     ///< SPTF: what competes with the D-requests (sptf_pool)
+  OptCost opt_cost_;  ///< what OPT(k) minimises (opt_cost)
   bool started_ = false;
   std::uint64_t round_ = 0;
   bool up_ = true;         ///< the round's sweep direction
@@ -495,7 +539,21 @@ PolicyParameter k_param(const char* what) {
 
 PolicyInfo mixed(std::string key, std::string paper, std::string desc, Variant v, bool has_k, bool has_t) {
   std::vector<PolicyParameter> params = {round_param(), guard_param()};
-  if (has_k) params.push_back(k_param(v == Variant::OpsClustReq || v == Variant::OpsClustCyl ? "M" : "k"));
+  if (v == Variant::Sptf)
+    params.push_back(PolicyParameter::one_of(
+        "sptf_pool", {"all", "d", "scan"}, "all",
+        "what SPTF with the glitch guard chooses from (003 section 4.3 leaves it open): all = the round's "
+        "C-requests and the D-queue (the flat reading); d = the D-queue alone, the C-requests in their SCAN "
+        "from the heads whenever no D-request may be served; scan = the D-queue and the next C-request of the "
+        "round's SCAN"));
+  if (has_k) {
+    params.push_back(k_param(v == Variant::OpsClustReq || v == Variant::OpsClustCyl ? "M" : "k"));
+    params.push_back(PolicyParameter::one_of(
+        "opt_cost", {"last_finish", "mean_response"}, "last_finish",
+        "what OPT(k) minimises over a cluster's orders (003 section 2.1: 'the minimum cost', not defined): "
+        "last_finish = the cluster's last finish (the TSP path of section 2.1); mean_response = the sum of its "
+        "requests' finishes (the measure of section 4.1.1, Fig. 3)"));
+  }
   if (has_t)
     params.push_back(PolicyParameter::integer("cluster_cylinders", 1000, 1, 1e6, "cylinders",
                                               "T of CLUST-CYL(M|T): widest cluster (003 section 4.2.2: 1000)"));
@@ -508,7 +566,9 @@ PolicyInfo mixed(std::string key, std::string paper, std::string desc, Variant v
                     return std::make_unique<MixedMediaScheduler>(
                         paper, v, from_ms(get("round_ms", 1000)), from_ms(get("guard_ms", 10)),
                         static_cast<std::size_t>(get("cluster_max", 6)),
-                        static_cast<std::uint32_t>(get("cluster_cylinders", 1000)));
+                        static_cast<std::uint32_t>(get("cluster_cylinders", 1000)),
+                        static_cast<SptfPool>(static_cast<int>(get("sptf_pool", 0))),
+                        get("opt_cost", 0) == 0 ? OptCost::LastFinish : OptCost::SumOfFinishes);
                   }};
   info.devices = {"disk"};
   return info;

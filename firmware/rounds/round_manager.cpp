@@ -102,35 +102,45 @@ namespace {
 struct Search {
   const SchedulingContext& ctx;
   const std::vector<Command>& items;
+  OptCost cost;
   std::vector<std::size_t> order, best;
   std::vector<bool> used;
-  Time best_finish = Time::max();
+  Time best_cost = Time::max();
   /// Per item, the least time it adds after another request: the gap, the command path to the
   /// seek (Prediction::lead), the path from the seek to the channel (the least rotation) and its
   /// transfer, none of which depends on where or when it starts.
   std::vector<Time> least;
   Time least_left{0};  ///< least[] summed over the items not yet in `order`
+  Time base{0};        ///< ctx.now: finishes are summed from it (no overflow over long runs)
 
-  void go(Time t, const MediaPosition& at, bool started) {
+  /// `t`: the last finish so far; `sum`: the finishes so far less `base`, summed.
+  void go(Time t, Time sum, const MediaPosition& at, bool started) {
     if (order.size() == items.size()) {
-      if (t < best_finish) {  // strict: the first (lexicographically smallest) order wins a tie
-        best_finish = t;
+      const Time c = cost == OptCost::LastFinish ? t : sum;
+      if (c < best_cost) {  // strict: the first (lexicographically smallest) order wins a tie
+        best_cost = c;
         best = order;
       }
       return;
     }
+    const std::int64_t left_after = static_cast<std::int64_t>(items.size() - order.size()) - 1;
     for (std::size_t i = 0; i < items.size(); ++i) {
       if (used[i]) continue;
       const RoundManager::Step s =
           RoundManager::predict(*ctx.predictor, at, started ? t + RoundManager::gap(*ctx.predictor) : t, items[i]);
-      // Bound: every order below finishes at s.finish plus at least the others' least times, so
-      // one strictly later than the best cannot become strictly better (the result and its
-      // tie-break are those of the exhaustive search).
-      if (s.finish + (least_left - least[i]) > best_finish) continue;
+      // Bound: every order below finishes its other items at s.finish plus at least their least
+      // times, so one strictly worse than the best cannot become strictly better (the result and
+      // its tie-break are those of the exhaustive search). Last finish: s.finish + the others'
+      // least times; sum: each other item finishes at least at s.finish + its least time.
+      const Time others = least_left - least[i];
+      const Time after = s.finish - base;
+      const Time bound =
+          cost == OptCost::LastFinish ? s.finish + others : sum + after + Time{after.count() * left_after} + others;
+      if (bound > best_cost) continue;
       used[i] = true;
       order.push_back(i);
       least_left -= least[i];
-      go(s.finish, s.end, true);
+      go(s.finish, sum + after, s.end, true);
       least_left += least[i];
       order.pop_back();
       used[i] = false;
@@ -140,11 +150,11 @@ struct Search {
 
 }  // namespace
 
-std::vector<Command> optimal_order(const SchedulingContext& ctx, std::vector<Command> cluster) {
+std::vector<Command> optimal_order(const SchedulingContext& ctx, std::vector<Command> cluster, OptCost cost) {
   if (cluster.size() > 8) throw std::invalid_argument("optimal_order: at most 8 requests (8! orders)");
   if (cluster.size() <= 1) return cluster;
   std::sort(cluster.begin(), cluster.end(), [](const Command& a, const Command& b) { return a.id < b.id; });
-  Search s{ctx, cluster, {}, {}, std::vector<bool>(cluster.size(), false), Time::max(), {}, Time{0}};
+  Search s{ctx, cluster, cost, {}, {}, std::vector<bool>(cluster.size(), false), Time::max(), {}, Time{0}, ctx.now};
   const DiskPredictor& disk = disk_of(*ctx.predictor);
   const CommandPath& path = disk.command_path();
   for (const Command& c : cluster) {
@@ -153,7 +163,7 @@ std::vector<Command> optimal_order(const SchedulingContext& ctx, std::vector<Com
     s.least.push_back(least);
     s.least_left += least;
   }
-  s.go(ctx.now, ctx.position, false);
+  s.go(ctx.now, Time{0}, ctx.position, false);
   std::vector<Command> out;
   out.reserve(cluster.size());
   for (std::size_t i : s.best) out.push_back(cluster[i]);

@@ -117,12 +117,18 @@ class RoundManager {
   Time start_{0};
 };
 
+/// What OPT(k) minimises over a cluster's orders (003 §2.1 says only "the one with the minimum
+/// cost"): the cluster's last finish (the open travelling-salesman path 003 §2.1 reduces OPT to),
+/// or the sum of its requests' finishes (their mean response, the measure 003 §4.1.1 scores OPT
+/// on in Fig. 3).
+enum class OptCost { LastFinish, SumOfFinishes };
+
 /// CI-OPT's / OPT(k)'s exact order (003 §2.1): of all orders of `cluster` (at most 8 requests),
-/// the one whose predicted last finish (RoundManager::finish_of from ctx) is earliest, i.e. the
-/// open travelling-salesman path from the heads' position with the disk's time-dependent
-/// (rotational) costs; ties go to the lexicographically smallest order of command ids. Exhaustive
-/// with branch and bound (a partial order already later than the best is cut). Throws
-/// std::invalid_argument for more than 8 requests.
-std::vector<Command> optimal_order(const SchedulingContext& ctx, std::vector<Command> cluster);
+/// the one with the least `cost` over the predicted finishes (RoundManager::finish_of from ctx,
+/// the disk's time-dependent, rotational costs); ties go to the lexicographically smallest order
+/// of command ids. Exhaustive with branch and bound (a partial order already worse than the best
+/// is cut). Throws std::invalid_argument for more than 8 requests.
+std::vector<Command> optimal_order(const SchedulingContext& ctx, std::vector<Command> cluster,
+                                   OptCost cost = OptCost::LastFinish);
 
 }  // namespace drivevp

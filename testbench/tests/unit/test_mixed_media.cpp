@@ -17,6 +17,7 @@ namespace drivevp {
 namespace {
 
 using testdisk::ms;
+using testdisk::us;
 
 constexpr std::int64_t kRoundMs = 1000;
 
@@ -147,14 +148,22 @@ TEST_CASE("OPS:SCAN/CI-SPTF: each C-interval's D-requests in SPTF order before t
 
 namespace {
 
-/// The brute force of CI-OPT: every order of `cluster` from `ctx`, the earliest last finish,
-/// ties to the lexicographically smallest order of ids.
-std::vector<std::uint64_t> brute_force(const SchedulingContext& ctx, std::vector<Command> cluster) {
+/// The brute force of CI-OPT: every order of `cluster` from `ctx`, the earliest last finish (or,
+/// with `sum`, the least sum of the requests' finishes, each timed by finish_of over the order's
+/// prefix), ties to the lexicographically smallest order of ids.
+std::vector<std::uint64_t> brute_force(const SchedulingContext& ctx, std::vector<Command> cluster, bool sum = false) {
   std::sort(cluster.begin(), cluster.end(), [](const Command& a, const Command& b) { return a.id < b.id; });
   std::vector<std::uint64_t> best;
   Time best_t = Time::max();
   do {
-    const Time t = RoundManager::finish_of(ctx, nullptr, cluster);
+    Time t{0};
+    if (!sum) {
+      t = RoundManager::finish_of(ctx, nullptr, cluster);
+    } else {
+      for (std::size_t n = 1; n <= cluster.size(); ++n)
+        t +=
+            RoundManager::finish_of(ctx, nullptr, std::vector<Command>(cluster.begin(), cluster.begin() + n)) - ctx.now;
+    }
     if (t < best_t) {
       best_t = t;
       best.clear();
@@ -187,6 +196,34 @@ TEST_CASE("CI-OPT(6): the cluster's order equals a brute force over all 720 orde
   all.push_back(1);
   CHECK(drive(*p, ctx, 7) == all);
   CHECK_THROWS_AS(optimal_order(ctx, std::vector<Command>(9, at(1, 0, 0, false))), std::invalid_argument);
+}
+
+TEST_CASE("OPT with opt_cost mean_response: the order of least summed finishes, by brute force", "[rounds][policy]") {
+  // 003 §2.1 does not define OPT's cost; §4.1.1 scores OPT on the cluster's mean response, which
+  // is the sum of the finishes over the cluster's size. Heads at cylinder 0 at 3 ms. X (0, sector
+  // 4, 20 blocks: a whole cylinder) ends at about 24.5 ms, Y (5, sector 9) about 30 ms after it:
+  // the earliest last finish. Y first ends at 10 ms and X after it at about 34.5 ms: a later last
+  // finish but a smaller sum (7 + 31.5 against 21.5 + 27 ms). Z (8, sector 4) joins both.
+  const SchedulingContext ctx = context(ms(3), 0);
+  const std::vector<Command> ds = {at(21, 0, 4, false, 20), at(22, 5, 9, false), at(23, 8, 4, false)};
+  const std::vector<std::uint64_t> want = brute_force(ctx, ds, true);
+  std::vector<std::uint64_t> got;
+  for (const Command& c : optimal_order(ctx, ds, OptCost::SumOfFinishes)) got.push_back(c.id);
+  CHECK(got == want);
+  // The two costs choose different orders here (Y before X, or X before Y).
+  CHECK(want != brute_force(ctx, ds, false));
+  auto before = [](const std::vector<std::uint64_t>& order, std::uint64_t a, std::uint64_t b) {
+    return std::find(order.begin(), order.end(), a) < std::find(order.begin(), order.end(), b);
+  };
+  CHECK(before(want, 22, 21));
+  CHECK(before(brute_force(ctx, ds, false), 21, 22));
+  // Through the policy: CLUST-REQ(6) with one C at 99 takes all three as one cluster.
+  auto p = make("ops_scan_clust_req", {{"opt_cost", 1}});
+  enqueue_all(*p, ds, ctx);
+  p->enqueue(at(1, 99, 0, true), ctx);
+  std::vector<std::uint64_t> all = want;
+  all.push_back(1);
+  CHECK(drive(*p, ctx, 4) == all);
 }
 
 TEST_CASE("CI-OPT(3): an interval of six is halved by cylinder and each half served in its OPT order",
@@ -267,6 +304,21 @@ TEST_CASE("OPS:FAMISH: D-requests join the SCAN in arrival order until one does 
   CHECK(std::set<std::uint64_t>(got.begin() + 3, got.end()) == std::set<std::uint64_t>{4, 5});
 }
 
+namespace {
+
+/// SPTF with the glitch guard (no guard time) on rounds of `round_ms`: C-request `c` of round 0
+/// and D-request `d`; the two served, and their start times in `starts`.
+std::vector<std::uint64_t> sptf_one_c(const SchedulingContext& ctx, Command c, const Command& d, double round_ms,
+                                      std::vector<Time>& starts) {
+  auto p = make_policy("sptf_glitch_guard", {{"round_ms", round_ms}, {"guard_ms", 0}}, "disk");
+  c.deadline = from_ms(round_ms);
+  p->enqueue(c, ctx);
+  p->enqueue(d, ctx);
+  return drive(*p, ctx, 2, &starts);
+}
+
+}  // namespace
+
 TEST_CASE("SPTF with the glitch guard: a D-request that would leave no time for the C SCAN waits", "[rounds][policy]") {
   SchedulingContext ctx = context(Time{0}, 0);
   const Command c = at(1, 60, 0, true, 200);         // 200 ms of transfer
@@ -274,19 +326,70 @@ TEST_CASE("SPTF with the glitch guard: a D-request that would leave no time for 
   const Time c_alone = RoundManager::finish_of(ctx, nullptr, {c});
   const Time both = RoundManager::finish_of(ctx, &near_big, {c});
   const double round_ms = to_ms(c_alone + (both - c_alone) / 2);
-  auto p = make_policy("sptf_glitch_guard", {{"round_ms", round_ms}, {"guard_ms", 0}}, "disk");
-  Command cc = c;
-  cc.deadline = from_ms(round_ms);
-  p->enqueue(cc, ctx);
-  p->enqueue(near_big, ctx);
   std::vector<Time> starts;
-  CHECK(drive(*p, ctx, 2, &starts) == std::vector<std::uint64_t>{1, 2});
+  CHECK(sptf_one_c(ctx, c, near_big, round_ms, starts) == std::vector<std::uint64_t>{1, 2});
   CHECK(starts[1] >= from_ms(round_ms));  // postponed to the next round
   // Without the C-request it is simply the nearest.
   auto q = make_policy("sptf_glitch_guard", {{"round_ms", 1000}, {"guard_ms", 0}}, "disk");
   q->enqueue(near_big, ctx);
   q->enqueue(at(3, 60, 0, false), ctx);
   CHECK(drive(*q, ctx, 2) == std::vector<std::uint64_t>{2, 3});
+}
+
+TEST_CASE("SPTF with the glitch guard: a D-request that does not fit now is checked again at the next decision",
+          "[rounds][policy]") {
+  // 003 §4.3 serves a D-request "only if the service of this request leaves enough time to perform
+  // a SCAN for all the remaining C-requests": a check at every decision, not a postponement to the
+  // next round (which §2.1 prescribes for the clustered algorithms only). Heads at cylinder 50,
+  // phase 0. D (cylinder 50, sector 8): 8 ms to position; C (cylinder 99, sector 9): a 49-cylinder
+  // seek (2 + 3 x 39/89 = 3.31 ms) and sector 9 at 9 ms. SPTF picks D (8 < 9 ms). D then C: D
+  // ends at 9 ms, the seek at 12.3 ms, sector 9 passes at 19 ms: C ends at 20 ms. C then D: C ends
+  // at 10 ms, the seek back at 13.3 ms, sector 8 passes at 18 ms: D ends at 19 ms. With a round
+  // of 19.5 ms, D does not fit before C, but fits after it in the same round.
+  const SchedulingContext ctx = context(Time{0}, 50);
+  const Command d = at(2, 50, 8, false), c = at(1, 99, 9, true);
+  const Predictor& pr = *ctx.predictor;
+  REQUIRE(pr.estimate(ctx.position, Time{0}, d.lbn, Op::Read).access() <
+          pr.estimate(ctx.position, Time{0}, c.lbn, Op::Read).access());
+  const Time d_first = RoundManager::finish_of(ctx, &d, {c});
+  const Time c_first = RoundManager::finish_of(ctx, &c, {d});
+  REQUIRE(d_first > ms(19) + us(500));
+  REQUIRE(c_first < ms(19) + us(500));
+  const double round_ms = 19.5;
+  std::vector<Time> starts;
+  CHECK(sptf_one_c(ctx, c, d, round_ms, starts) == std::vector<std::uint64_t>{1, 2});
+  CHECK(starts[1] < from_ms(round_ms));  // in the same round
+}
+
+TEST_CASE("SPTF with the glitch guard, sptf_pool d: SPTF over the D-queue, the C-requests when none may be served",
+          "[rounds][policy]") {
+  // Heads at cylinder 50: C (50, sector 1) is 1 ms away, D (60, sector 5) 5 ms (a 10-cylinder seek
+  // of 2 ms, then sector 5). With every request in the pool SPTF takes C first; with the D-queue
+  // alone, D first (it fits: the round is 1 s), then the C SCAN.
+  const SchedulingContext ctx = context(Time{0}, 50);
+  const Command c = at(1, 50, 1, true), d = at(2, 60, 5, false);
+  auto all = make("sptf_glitch_guard");
+  auto only_d = make("sptf_glitch_guard", {{"sptf_pool", 1}});
+  enqueue_all(*all, {c, d}, ctx);
+  enqueue_all(*only_d, {c, d}, ctx);
+  CHECK(drive(*all, ctx, 2) == std::vector<std::uint64_t>{1, 2});
+  CHECK(drive(*only_d, ctx, 2) == std::vector<std::uint64_t>{2, 1});
+}
+
+TEST_CASE("SPTF with the glitch guard, sptf_pool scan: SPTF between the D-queue and the next C-request of the SCAN",
+          "[rounds][policy]") {
+  // Heads at cylinder 50. C-set {20, 50, 99}: 20 is the nearer extreme (30 against 49), so the SCAN
+  // is C20, C50, C99. C50 (sector 2) is 2 ms away, C20 (sector 0) 10 ms (a 30-cylinder seek of
+  // 2.67 ms, then sector 0), D (55, sector 5) 5 ms (a 5-cylinder seek of 1.44 ms, then sector 5).
+  // Pool "all": C50 first. Pool "scan": D is nearer than the SCAN's next (C20), then the SCAN.
+  const SchedulingContext ctx = context(Time{0}, 50);
+  const std::vector<Command> cs = {at(1, 50, 2, true), at(2, 20, 0, true), at(3, 99, 0, true), at(4, 55, 5, false)};
+  auto all = make("sptf_glitch_guard");
+  auto scan = make("sptf_glitch_guard", {{"sptf_pool", 2}});
+  enqueue_all(*all, cs, ctx);
+  enqueue_all(*scan, cs, ctx);
+  CHECK(drive(*all, ctx, 1) == std::vector<std::uint64_t>{1});
+  CHECK(drive(*scan, ctx, 4) == std::vector<std::uint64_t>{4, 2, 1, 3});
 }
 
 TEST_CASE("the registry lists every 003 algorithm with its paper name; each is idle when empty",
