@@ -128,21 +128,34 @@ struct Search {
   /// step, else 1 + the last item.
   void go(Time t, std::size_t at) {
     if (order.size() == n) {
-      if (t < best_finish) {  // strict: the first (lexicographically smallest) order wins a tie
+      // The earliest finish, ties to the lexicographically smallest order (of indices, sorted
+      // by id): the exhaustive search's result whatever order the orders are visited in.
+      if (t < best_finish || (t == best_finish && order < best)) {
         best_finish = t;
         best = order;
       }
       return;
     }
     const Time start = at == 0 ? t : t + gap;
+    // The next steps, earliest finish first (ties by index) so that good orders are found early
+    // and cut more of the rest.
+    std::pair<Time, std::size_t> next[8];
+    std::size_t m = 0;
     for (std::size_t i = 0; i < n; ++i) {
       if (used[i]) continue;
       const Item& it = items[i];
       const Time seek_end = start + it.lead + seek[at * n + i];
-      const Time finish = seek_end + disk.rotation_after_seek(seek_end, it.target) + it.transfer;
+      // Insertion into the sorted prefix (at most 8 entries).
+      const std::pair<Time, std::size_t> e{seek_end + disk.rotation_after_seek(seek_end, it.target) + it.transfer, i};
+      std::size_t k = m++;
+      for (; k > 0 && e < next[k - 1]; --k) next[k] = next[k - 1];
+      next[k] = e;
+    }
+    for (std::size_t j = 0; j < m; ++j) {
+      const auto [finish, i] = next[j];
+      const Item& it = items[i];
       // Bound: every order below finishes at `finish` plus at least the others' least times, so
-      // one strictly later than the best cannot become strictly better (the result and its
-      // tie-break are those of the exhaustive search).
+      // one strictly later than the best can be neither better nor a tie.
       if (finish + (least_left - it.least) > best_finish) continue;
       used[i] = true;
       order.push_back(i);
