@@ -36,9 +36,7 @@ Prediction DiskPredictor::predict(HeadPosition from, Time start, std::uint64_t l
   p.target = locate(lbn);
   p.lead = command_path_.to_seek(op);
   p.seek = seek_time(from, p.target.cylinder, p.target.head, op);
-  const Time channel_start = start + p.lead + p.seek + command_path_.seek_to_transfer;
-  p.rotation = command_path_.seek_to_transfer + rotational_wait(channel_start, phase_origin_, rotation_period_,
-                                                                p.target.slot, p.target.sectors_per_track);
+  p.rotation = rotation_after_seek(start + p.lead + p.seek, p.target);
   return p;
 }
 

@@ -109,6 +109,14 @@ class DiskPredictor final : public Predictor {
   /// Seek time from `from` to (cylinder, head) for `op`, per the seek rule above (a write adds
   /// the page's write settle to a non-zero result).
   Time seek_time(HeadPosition from, std::uint32_t cylinder, std::uint32_t head, Op op = Op::Read) const;
+  /// Prediction::rotation for a seek towards `target` that ends at `seek_end` (ps):
+  /// seek_to_transfer + rotational_wait(seek_end + seek_to_transfer). predict() uses it, so a
+  /// caller that keeps a request's address and seek (e.g. OPT's search) predicts the same times.
+  Time rotation_after_seek(Time seek_end, const PhysicalAddress& target) const {
+    const Time channel_start = seek_end + command_path_.seek_to_transfer;
+    return command_path_.seek_to_transfer +
+           rotational_wait(channel_start, phase_origin_, rotation_period_, target.slot, target.sectors_per_track);
+  }
   /// Full prediction for an `op` whose command path starts at time `start` (ps) towards block
   /// `lbn`: lead = command_path().to_seek(op); the seek starts at start + lead; rotation =
   /// seek_to_transfer + rotational_wait(start + lead + seek + seek_to_transfer).

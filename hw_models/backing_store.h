@@ -13,7 +13,7 @@
 
 namespace drivevp {
 
-/// The data on the media. A block never written reads as the unwritten pattern
+/// The data on the media. A block never written reads as the unwritten pattern (compact and payload modes)
 /// (pattern::unwritten_word(lbn), the LBN, in every 8-byte word). How written data is kept
 /// depends on the mode, chosen before the first write (scenario keys run.check_data and
 /// run.store_payload, docs/user-guide.md):
@@ -29,11 +29,14 @@ namespace drivevp {
 ///   block of non-pattern data, however many requests run.
 /// - Payload (run.store_payload = true): every written block kept as its 512 bytes, in 4 KiB
 ///   pages (8 blocks) allocated on first write: for firmware or hosts that move real data.
-/// - Discard (run.check_data = false, payload not asked for): nothing is kept; writes are
-///   dropped at the media and every block reads as the unwritten pattern. No memory per block.
+/// - Discard (run.check_data = false, payload not asked for): nothing is kept and nothing is
+///   produced; writes are dropped at the media and a read leaves the bytes of `out` as they were
+///   (the host of such a run checks no read and keeps no read data, so no one looks at them; the
+///   transfers and their timing are those of the other modes). No memory per block, no work per
+///   byte.
 ///
-/// In every mode the bytes move between the sector buffer and the store as they do on a real
-/// drive; only the store's representation differs. Plain C++.
+/// In the compact and payload modes the bytes move between the sector buffer and the store as
+/// they do on a real drive; only the store's representation differs. Plain C++.
 class BackingStore {
  public:
   enum class Mode { Compact, Payload, Discard };
@@ -49,7 +52,8 @@ class BackingStore {
   void set_mode(Mode mode);
   Mode mode() const { return mode_; }
 
-  /// Copies `blocks` blocks starting at `lbn` into `out` (blocks * kBlockBytes bytes).
+  /// Copies `blocks` blocks starting at `lbn` into `out` (blocks * kBlockBytes bytes); discard
+  /// mode: leaves `out` untouched.
   void read(std::uint64_t lbn, std::uint64_t blocks, std::uint8_t* out) const;
   /// Stores `blocks` blocks starting at `lbn` from `in` (blocks * kBlockBytes bytes).
   void write(std::uint64_t lbn, std::uint64_t blocks, const std::uint8_t* in);

@@ -287,8 +287,11 @@ inline Time rotational_wait(Time t, Time phase_origin, Time period, std::uint32_
   const std::int64_t slot_start = mul_div(slot, T, sectors_per_track);
   std::int64_t pos = (t - phase_origin).count() % T;
   if (pos < 0) pos += T;
-  std::int64_t w = (slot_start - pos) % T;
-  if (w < 0) w += T;
+  std::int64_t w = slot_start - pos;  // in (-T, T) for slot < spt: the second modulo is a compare
+  if (w < 0 || w >= T) {
+    w %= T;
+    if (w < 0) w += T;
+  }
   return Time{w};
 }
 

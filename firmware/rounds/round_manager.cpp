@@ -99,49 +99,79 @@ Time RoundManager::finish_of(const SchedulingContext& ctx, const Command* first,
 
 namespace {
 
+/// OPT(k)'s branch and bound over the orders of `n` requests. What a step predicts that does not
+/// depend on when it starts is computed once per search: each request's first block's address,
+/// command path to the seek and transfer (transfer_of), and the seek time from the heads' start
+/// and from each request's end to each request (DiskPredictor::seek_time, an n + 1 by n table).
+/// A step then adds only the rotational wait (DiskPredictor::rotation_after_seek): the same sums
+/// of the same integers as RoundManager::predict, so the same finishes.
 struct Search {
-  const SchedulingContext& ctx;
-  const std::vector<Command>& items;
-  OptCost cost;
+  struct Item {
+    PhysicalAddress target;  ///< the first block's address
+    Time lead{0};            ///< command path to the seek
+    Time transfer{0};        ///< transfer_of(...).time
+    Time least{0};           ///< the least time it adds after another request (below)
+  };
+  const DiskPredictor& disk;
+  Time gap{0};
+  std::size_t n = 0;
+  std::vector<Item> items;
+  /// seek[from * n + i]: the seek to item i from the heads' start (from = 0) or from the end of
+  /// item from - 1.
+  std::vector<Time> seek;
+  OptCost cost = OptCost::LastFinish;
+  Time base{0};  ///< the decision's time: finishes are summed from it (no overflow over long runs)
   std::vector<std::size_t> order, best;
   std::vector<bool> used;
   Time best_cost = Time::max();
-  /// Per item, the least time it adds after another request: the gap, the command path to the
-  /// seek (Prediction::lead), the path from the seek to the channel (the least rotation) and its
-  /// transfer, none of which depends on where or when it starts.
-  std::vector<Time> least;
-  Time least_left{0};  ///< least[] summed over the items not yet in `order`
-  Time base{0};        ///< ctx.now: finishes are summed from it (no overflow over long runs)
+  Time least_left{0};  ///< Item::least summed over the items not yet in `order`
 
-  /// `t`: the last finish so far; `sum`: the finishes so far less `base`, summed.
-  void go(Time t, Time sum, const MediaPosition& at, bool started) {
-    if (order.size() == items.size()) {
+  /// `t`: the last finish (the decision's time before the first step); `sum`: the finishes so
+  /// far less `base`, summed; `at`: 0 before the first step, else 1 + the last item.
+  void go(Time t, Time sum, std::size_t at) {
+    if (order.size() == n) {
+      // The least cost, ties to the lexicographically smallest order (of indices, sorted by id):
+      // the exhaustive search's result whatever order the orders are visited in.
       const Time c = cost == OptCost::LastFinish ? t : sum;
-      if (c < best_cost) {  // strict: the first (lexicographically smallest) order wins a tie
+      if (c < best_cost || (c == best_cost && order < best)) {
         best_cost = c;
         best = order;
       }
       return;
     }
-    const std::int64_t left_after = static_cast<std::int64_t>(items.size() - order.size()) - 1;
-    for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::int64_t left_after = static_cast<std::int64_t>(n - order.size()) - 1;
+    const Time start = at == 0 ? t : t + gap;
+    // The next steps, earliest finish first (ties by index) so that good orders are found early
+    // and cut more of the rest.
+    std::pair<Time, std::size_t> next[8];
+    std::size_t m = 0;
+    for (std::size_t i = 0; i < n; ++i) {
       if (used[i]) continue;
-      const RoundManager::Step s =
-          RoundManager::predict(*ctx.predictor, at, started ? t + RoundManager::gap(*ctx.predictor) : t, items[i]);
-      // Bound: every order below finishes its other items at s.finish plus at least their least
-      // times, so one strictly worse than the best cannot become strictly better (the result and
-      // its tie-break are those of the exhaustive search). Last finish: s.finish + the others'
-      // least times; sum: each other item finishes at least at s.finish + its least time.
-      const Time others = least_left - least[i];
-      const Time after = s.finish - base;
-      const Time bound =
-          cost == OptCost::LastFinish ? s.finish + others : sum + after + Time{after.count() * left_after} + others;
+      const Item& it = items[i];
+      const Time seek_end = start + it.lead + seek[at * n + i];
+      // Insertion into the sorted prefix (at most 8 entries).
+      const std::pair<Time, std::size_t> e{seek_end + disk.rotation_after_seek(seek_end, it.target) + it.transfer, i};
+      std::size_t k = m++;
+      for (; k > 0 && e < next[k - 1]; --k) next[k] = next[k - 1];
+      next[k] = e;
+    }
+    for (std::size_t j = 0; j < m; ++j) {
+      const auto [finish, i] = next[j];
+      const Item& it = items[i];
+      // Bound: every order below finishes its other items at `finish` plus at least their least
+      // times, so one whose bound is strictly above the best cost can be neither better nor a
+      // tie. Last finish: `finish` + the others' least times; sum of finishes: each other item
+      // finishes at least at `finish` + its least time.
+      const Time others = least_left - it.least;
+      const Time after = finish - base;
+      const Time bound = cost == OptCost::LastFinish ? finish + others
+                                                     : sum + after + Time{after.count() * left_after} + others;
       if (bound > best_cost) continue;
       used[i] = true;
       order.push_back(i);
-      least_left -= least[i];
-      go(s.finish, sum + after, s.end, true);
-      least_left += least[i];
+      least_left -= it.least;
+      go(finish, sum + after, i + 1);
+      least_left += it.least;
       order.pop_back();
       used[i] = false;
     }
@@ -154,18 +184,33 @@ std::vector<Command> optimal_order(const SchedulingContext& ctx, std::vector<Com
   if (cluster.size() > 8) throw std::invalid_argument("optimal_order: at most 8 requests (8! orders)");
   if (cluster.size() <= 1) return cluster;
   std::sort(cluster.begin(), cluster.end(), [](const Command& a, const Command& b) { return a.id < b.id; });
-  Search s{ctx, cluster, cost, {}, {}, std::vector<bool>(cluster.size(), false), Time::max(), {}, Time{0}, ctx.now};
   const DiskPredictor& disk = disk_of(*ctx.predictor);
   const CommandPath& path = disk.command_path();
+  const std::size_t n = cluster.size();
+  Search s{disk, RoundManager::gap(disk), n, {}, {}, cost, ctx.now, {}, {}, std::vector<bool>(n, false), Time::max(),
+           Time{0}};
+  // Where each step may start: the heads' position, then each request's last block's track.
+  std::vector<HeadPosition> from{DiskPredictor::head_of(ctx.position)};
   for (const Command& c : cluster) {
-    const Time least = RoundManager::gap(disk) + path.to_seek(c.op) + path.seek_to_transfer +
-                       transfer_of(disk, disk.locate(c.lbn), c).time;
-    s.least.push_back(least);
-    s.least_left += least;
+    Search::Item it;
+    it.target = disk.locate(c.lbn);
+    it.lead = path.to_seek(c.op);
+    const Transfer x = transfer_of(disk, it.target, c);
+    it.transfer = x.time;
+    // The gap, the command path to the seek (Prediction::lead), the path from the seek to the
+    // channel (the least rotation) and the transfer: none depends on where or when it starts.
+    it.least = s.gap + it.lead + path.seek_to_transfer + x.time;
+    s.least_left += it.least;
+    s.items.push_back(it);
+    from.push_back({x.last.cylinder, x.last.head});
   }
-  s.go(ctx.now, Time{0}, ctx.position, false);
+  s.seek.reserve((n + 1) * n);
+  for (const HeadPosition& f : from)
+    for (std::size_t i = 0; i < n; ++i)
+      s.seek.push_back(disk.seek_time(f, s.items[i].target.cylinder, s.items[i].target.head, cluster[i].op));
+  s.go(ctx.now, Time{0}, 0);
   std::vector<Command> out;
-  out.reserve(cluster.size());
+  out.reserve(n);
   for (std::size_t i : s.best) out.push_back(cluster[i]);
   return out;
 }

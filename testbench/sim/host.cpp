@@ -23,7 +23,8 @@ Host::Host(sc_core::sc_module_name name, const HostParams& params, std::uint32_t
       completion_irq_(completion_irq),
       sq_(queue_depth + 1),
       cq_(queue_depth + 1),
-      buffers_(queue_depth),
+      buffers_(params.check_data ? queue_depth : 0),
+      buffer_bytes_(params.check_data ? 0 : queue_depth, 0),
       by_tag_(queue_depth),
       measured_by_tag_(queue_depth, Time{-1}),
       conservation_(queue_depth),
@@ -120,16 +121,23 @@ void Host::submit_ready(Time now) {
     free_tags_.pop_back();
     by_tag_[c.tag] = c;
     measured_by_tag_[c.tag] = next_.measured_service;
-    auto& buf = buffers_[c.tag];
     const std::size_t bytes = std::size_t{c.blocks} * kBlockBytes;
-    if (buf.size() < bytes) {
-      // The capacity grows geometrically so that a tag's buffer is reallocated (copied and its
-      // pages faulted in) a few times per run rather than at every larger request; the bytes the
-      // buffer holds are those of resize() alone.
+    // The capacity grows geometrically so that a buffer is reallocated (copied and its pages
+    // faulted in) a few times per run rather than at every larger request; the bytes the buffer
+    // holds are those of resize() alone.
+    auto grow = [bytes](std::vector<std::uint8_t>& buf) {
+      if (buf.size() >= bytes) return;
       if (buf.capacity() < bytes) buf.reserve(std::max(bytes, 2 * buf.capacity()));
       buf.resize(bytes);
+    };
+    if (params_.check_data) {
+      auto& buf = buffers_[c.tag];
+      grow(buf);
+      if (!c.is_read()) DataIntegrityChecker::fill_write(c, buf.data());
+    } else {
+      buffer_bytes_[c.tag] = std::max(buffer_bytes_[c.tag], bytes);
+      grow(zeros_);
     }
-    if (!c.is_read() && params_.check_data) DataIntegrityChecker::fill_write(c, buf.data());
     sq_[sq_tail_] = {c, amap::kHostMem + amap::kHostData + std::uint64_t{c.tag} * amap::kHostDataStride};
     sq_tail_ = (sq_tail_ + 1) % static_cast<std::uint32_t>(sq_.size());
     conservation_.submitted(c);
@@ -229,6 +237,9 @@ void Host::memory_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) 
     if (tag < buffers_.size()) {
       base = buffers_[tag].data();
       size = buffers_[tag].size();
+    } else if (tag < buffer_bytes_.size() && buffer_bytes_[tag] > 0) {
+      base = zeros_.data();  // every tag's buffer holds zeros (see buffer_bytes_)
+      size = buffer_bytes_[tag];
     }
   } else if (off >= amap::kHostCq) {
     rel = off - amap::kHostCq;

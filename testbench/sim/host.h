@@ -93,7 +93,13 @@ class Host : public sc_core::sc_module {
   InterruptLine& completion_irq_;
   std::vector<amap::SubmissionEntry> sq_;
   std::vector<amap::CompletionEntry> cq_;
-  std::vector<std::vector<std::uint8_t>> buffers_;  ///< by tag
+  std::vector<std::vector<std::uint8_t>> buffers_;  ///< by tag; run.check_data only (else empty)
+  /// Without run.check_data: the size in bytes of each tag's data buffer (by tag; the largest
+  /// request it held, as buffers_[tag].size() would be). No such buffer is ever written with
+  /// data (write buffers are not filled, read data is not kept), so every one holds zeros: they
+  /// all share `zeros_`, as large as the largest of them, and a run moves no bytes per tag.
+  std::vector<std::size_t> buffer_bytes_;
+  std::vector<std::uint8_t> zeros_;  ///< without run.check_data: every data buffer's bytes
   std::vector<Command> by_tag_;
   std::vector<Time> measured_by_tag_;  ///< SourceRequest::measured_service of each tag's command
   std::vector<std::uint32_t> free_tags_;

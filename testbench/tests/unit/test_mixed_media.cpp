@@ -226,6 +226,47 @@ TEST_CASE("OPT with opt_cost mean_response: the order of least summed finishes, 
   CHECK(drive(*p, ctx, 4) == all);
 }
 
+TEST_CASE("OPT(k) equals a brute force on random clusters with a command path, writes and track crossings",
+          "[rounds][policy]") {
+  // The search keeps each request's address, transfer and the seeks between requests; its
+  // finishes must be RoundManager::predict's to the picosecond, so its order the brute force's.
+  // A disk with a command path (non-zero lead and channel path) and a command overhead (the gap
+  // between steps); requests of 1-25 blocks (crossing head and cylinder boundaries), reads and
+  // writes, from random heads' positions and decision times. Deterministic: a fixed LCG.
+  ParameterPage page = testdisk::small_page();
+  page.command_overhead_ps = testdisk::us(300).count();
+  page.write_settle_ps = testdisk::us(100).count();
+  DiskPredictor disk(page, testdisk::us(1234));
+  disk.set_command_path(CommandPath{Time{7'000'000}, Time{19'000'000}, Time{3'000'000}});
+  std::uint64_t x = 12345;
+  auto next = [&x](std::uint64_t n) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (x >> 33) % n;
+  };
+  const std::uint64_t capacity = disk.capacity_blocks();
+  for (int trial = 0; trial < 150; ++trial) {
+    SchedulingContext ctx;
+    ctx.now = Time{static_cast<std::int64_t>(next(1'000'000)) * 1'000'000};
+    ctx.position = DiskPredictor::position_of(
+        {static_cast<std::uint32_t>(next(testdisk::kCylinders)), static_cast<std::uint32_t>(next(testdisk::kHeads))});
+    ctx.predictor = &disk;
+    std::vector<Command> cluster(2 + next(5));  // 2-6 requests
+    for (std::size_t i = 0; i < cluster.size(); ++i) {
+      Command& c = cluster[i];
+      c.id = 100 - i * 7;
+      c.blocks = static_cast<std::uint32_t>(1 + next(25));
+      c.lbn = next(capacity - c.blocks);
+      c.op = next(3) == 0 ? Op::Write : Op::Read;
+      c.cls = RequestClass::Discrete;
+    }
+    std::vector<std::uint64_t> got, got_sum;
+    for (const Command& c : optimal_order(ctx, cluster)) got.push_back(c.id);
+    CHECK(got == brute_force(ctx, cluster));
+    for (const Command& c : optimal_order(ctx, cluster, OptCost::SumOfFinishes)) got_sum.push_back(c.id);
+    CHECK(got_sum == brute_force(ctx, cluster, true));
+  }
+}
+
 TEST_CASE("CI-OPT(3): an interval of six is halved by cylinder and each half served in its OPT order",
           "[rounds][policy]") {
   const SchedulingContext ctx = context(Time{0}, 0);

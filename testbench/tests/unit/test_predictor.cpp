@@ -261,6 +261,16 @@ TEST_CASE("DiskPredictor counts the firmware's command path around the seek", "[
   CHECK(p.positioning() == ms(5) - Time{10'000});
   CHECK(p.access() == ms(5));
 
+  // rotation_after_seek is the rotation predict() adds after a seek ending at start + lead + seek.
+  for (const Time s : {Time{0}, ms(5) - Time{35'000}, ms(17) + Time{3}})
+    for (const std::uint64_t lbn : {std::uint64_t{205}, std::uint64_t{1999}})
+      for (const Op op : {Op::Read, Op::Write}) {
+        p = pr.predict(HeadPosition{3, 1}, s, lbn, op);
+        CHECK(pr.rotation_after_seek(s + p.lead + p.seek, p.target) == p.rotation);
+      }
+  // Seek ending 15 ns before sector 5's edge: 20 ns to the channel, a revolution less 5 ns.
+  CHECK(pr.rotation_after_seek(ms(5) - Time{15'000}, pr.locate(205)) == Time{20'000} + ms(10) - Time{5'000});
+
   CHECK_THROWS_AS(pr.set_command_path(CommandPath{Time{-1}, Time{0}, Time{0}}), std::invalid_argument);
   CHECK_THROWS_AS(pr.predict(HeadPosition{0, 0}, Time{0}, 2000, Op::Read), std::out_of_range);
 }
