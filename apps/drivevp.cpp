@@ -229,7 +229,8 @@ int main(int argc, char** argv) {
     // --out is a path, not a TOML value: applied as given (it need not be valid UTF-8).
     if (!out_dir.empty()) sc.output_dir = out_dir;
     const drivevp::RunResult r = drivevp::run_scenario(sc);
-    std::cout << drivevp::format_summary(r) << "  outputs      " << sc.output_dir << "/summary.json, requests.csv"
+    std::cout << drivevp::format_summary(r) << "  outputs      " << sc.output_dir << "/summary.json"
+              << (sc.requests_csv ? ", requests.csv" : "")
               << (r.summary["files"]["response_cdf_png"].is_string() ? ", response_histogram.png, response_cdf.png"
                                                                      : "")
               << (r.summary["files"].contains("validation_cdf_csv") ? ", validation_cdf.csv" : "")

@@ -164,8 +164,8 @@ struct Search {
       // finishes at least at `finish` + its least time.
       const Time others = least_left - it.least;
       const Time after = finish - base;
-      const Time bound = cost == OptCost::LastFinish ? finish + others
-                                                     : sum + after + Time{after.count() * left_after} + others;
+      const Time bound =
+          cost == OptCost::LastFinish ? finish + others : sum + after + Time{after.count() * left_after} + others;
       if (bound > best_cost) continue;
       used[i] = true;
       order.push_back(i);
@@ -187,8 +187,8 @@ std::vector<Command> optimal_order(const SchedulingContext& ctx, std::vector<Com
   const DiskPredictor& disk = disk_of(*ctx.predictor);
   const CommandPath& path = disk.command_path();
   const std::size_t n = cluster.size();
-  Search s{disk, RoundManager::gap(disk), n, {}, {}, cost, ctx.now, {}, {}, std::vector<bool>(n, false), Time::max(),
-           Time{0}};
+  Search s{disk, RoundManager::gap(disk),     n,           {},     {}, cost, ctx.now, {},
+           {},   std::vector<bool>(n, false), Time::max(), Time{0}};
   // Where each step may start: the heads' position, then each request's last block's track.
   std::vector<HeadPosition> from{DiskPredictor::head_of(ctx.position)};
   for (const Command& c : cluster) {

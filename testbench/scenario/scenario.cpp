@@ -698,6 +698,10 @@ std::vector<KeySpec> build_schema() {
       [](const toml::node& n, Scenario& sc) { sc.output_dir = get_string(n); });
   add("output.plots", "boolean", "true or false", "response-time histogram and CDF PNGs",
       [](const toml::node& n, Scenario& sc) { sc.plots = get_bool(n); });
+  add("output.requests_csv", "boolean", "true or false",
+      "write requests.csv, one row per request (false: summary.json, rounds.csv and the histogram "
+      "are unchanged)",
+      [](const toml::node& n, Scenario& sc) { sc.requests_csv = get_bool(n); });
   return s;
 }
 

@@ -345,7 +345,8 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
                    OutputDirectory& out, std::chrono::steady_clock::time_point wall_start) {
   const fs::path& dir = out.dir();
   auto shown = [&](const std::string& name) { return (dir / name).string(); };
-  const fs::path csv = out.stage("requests.csv");
+  // output.requests_csv = false: no CSV (RunMonitor's empty path); the metrics are the same.
+  const fs::path csv = sc.requests_csv ? out.stage("requests.csv") : fs::path();
   std::unique_ptr<RunMonitor> monitor_owner;
   try {
     const std::optional<QosSpace> qos = qos_space_of(sc);
@@ -522,7 +523,8 @@ RunResult run_into(const Scenario& sc, WorkloadSource& source, const TraceStats&
                   {"truncated", trace_stats.truncated},
                   {"trace_extent_blocks", trace_stats.trace_extent_blocks}};
   }
-  nlohmann::json files = {{"requests_csv", "requests.csv"}, {"response_histogram_csv", "response_histogram.csv"}};
+  nlohmann::json files = {{"requests_csv", sc.requests_csv ? nlohmann::json("requests.csv") : nlohmann::json()},
+                          {"response_histogram_csv", "response_histogram.csv"}};
   if (rounds) {
     std::ostringstream rc;
     rounds->write_csv(rc);

@@ -94,10 +94,10 @@ TEST_CASE("sim: Unknown keys are errors in every section", "[sim][config]") {
         "FILE:2: unknown key 'trace.enable'; allowed: trace.enabled, trace.groups, trace.start, trace.stop, "
         "trace.fst");
   CHECK(config_error("[output]\ndirectory = \"x\"\n") ==
-        "FILE:2: unknown key 'output.directory'; allowed: output.dir, output.plots");
+        "FILE:2: unknown key 'output.directory'; allowed: output.dir, output.plots, output.requests_csv");
   // Through --set.
   CHECK(config_error(kBase, {"output.plot=false"}) ==
-        "--set output.plot=false: unknown key 'output.plot'; allowed: output.dir, output.plots");
+        "--set output.plot=false: unknown key 'output.plot'; allowed: output.dir, output.plots, output.requests_csv");
 }
 
 TEST_CASE("sim: Unknown sections and top-level keys are errors", "[sim][config]") {
@@ -115,6 +115,7 @@ TEST_CASE("sim: Wrong types are errors naming the expected type", "[sim][config]
   CHECK(config_error("[device]\nrpm = \"fast\"\n") ==
         "FILE:2: device.rpm: expected a number in [60, 100000], found 'fast'");
   CHECK(config_error("[run]\ncheck_data = 1\n") == "FILE:2: run.check_data: expected true or false, found 1");
+  CHECK(config_error("[output]\nrequests_csv = 1\n") == "FILE:2: output.requests_csv: expected true or false, found 1");
   CHECK(config_error("[output]\ndir = 3\n") == "FILE:2: output.dir: expected a non-empty string, found 3");
   CHECK(config_error("[output]\ndir = \"\"\n") == "FILE:2: output.dir: expected a non-empty string, found ''");
   CHECK(config_error("[firmware]\npolicy = 3\n") == "FILE:2: firmware.policy: expected " + policy_list() + ", found 3");

@@ -113,6 +113,37 @@ TEST_CASE("sim: After a run the output directory holds exactly that run's output
   CHECK(!s["files"].contains("waves_vcd"));
 }
 
+TEST_CASE("sim: output.requests_csv = false writes no requests.csv and changes no other output", "[sim][outputs]") {
+  TempDir tmp("no-requests-csv");
+  const fs::path scenario = tmp / "scenario.toml";
+  write_text(scenario, small_scenario(30, 300));
+  const fs::path with = tmp / "with", without = tmp / "without";
+  CommandResult r = run_drivevp(tmp.path(), {"run", scenario.string(), "--out", with.string()});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find(", requests.csv") != std::string::npos);
+  // Into a directory that holds an earlier run's requests.csv: it is removed with the run's commit.
+  fs::create_directories(without);
+  write_text(without / "requests.csv", "stale");
+  r = run_drivevp(tmp.path(),
+                  {"run", scenario.string(), "--out", without.string(), "--set", "output.requests_csv=false"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("requests.csv") == std::string::npos);
+  CHECK(list_dir(without) == std::vector<std::string>{"response_histogram.csv", "summary.json"});
+  CHECK(read_text(without / "response_histogram.csv") == read_text(with / "response_histogram.csv"));
+  nlohmann::json a = nlohmann::json::parse(read_text(with / "summary.json"));
+  nlohmann::json b = nlohmann::json::parse(read_text(without / "summary.json"));
+  CHECK(a["files"]["requests_csv"] == "requests.csv");
+  CHECK(b["files"]["requests_csv"].is_null());
+  // Everything measured is the same; only the file list, the scenario's echo and the wall-clock
+  // figures may differ.
+  for (const char* key : {"requests", "metrics", "checks"}) {
+    INFO(key);
+    CHECK(a[key] == b[key]);
+  }
+}
+
 TEST_CASE("sim: Debris of killed runs is removed when the next run takes the lock", "[sim][outputs]") {
   TempDir tmp("debris");
   const fs::path scenario = tmp / "scenario.toml";
