@@ -138,8 +138,9 @@ TEST_CASE("sim: output.requests_csv = false writes no requests.csv and changes n
   CHECK(b["files"]["requests_csv"].is_null());
   // Everything measured is the same; only the file list, the scenario's echo and the wall-clock
   // figures may differ.
-  for (const char* key : {"requests", "metrics", "checks"}) {
+  for (const char* key : {"requests", "metrics", "checks", "saturation", "simulated_time_ms"}) {
     INFO(key);
+    REQUIRE(a.contains(key));  // a missing key would compare null with null
     CHECK(a[key] == b[key]);
   }
 }
