@@ -157,6 +157,16 @@ struct CacheParams {
   /// served from a segment holding data a write put there (write-back or not); false such a
   /// segment serves no read hit: the read goes to the media.
   bool read_hits_on_write_data = true;
+  /// "Read-ahead on idle hit" (DiskSim 4.0 src/modules/disk.modspec: "whether or not prefetching
+  /// should be initiated by the disk when a read request is completely satisfied by cached data";
+  /// src/disksim_diskctlr.c disk_check_hda_pending, readaheadifidle): true: a full hit in a read
+  /// segment that the drive serves with no media access in progress starts a read-ahead from the
+  /// segment's end to the larger of the segment's read-ahead target and the hit's own
+  /// (read_ahead_end's count past the hit), while the hit's data crosses the interface; its seek
+  /// starts a read miss's command overhead after the hit's arrival (DiskSim's overhead_done). Modes
+  /// 1 and 2 read ahead only on the heads' track / cylinder (disk_initiate_seek refuses a read-ahead
+  /// that would leave it). false (default): a hit starts no read-ahead.
+  bool read_ahead_on_idle_hit = false;
   /// "Fast write level" (DiskSim's NO_, LIMITED_ and FULL_FASTWRITE), in [0, 2]: 0 write-through
   /// (completion when the data is on the media); 1 write-back when the buffer holds no other
   /// write-back data or the write appends to it (starts where it ends, and both fit a segment),

@@ -61,19 +61,53 @@ int SegmentedCache::least_recently_used() const {
 
 void SegmentedCache::touch(int segment) { segments_[segment].last_use = ++clock_; }
 
-std::uint64_t SegmentedCache::read_ahead_end(std::uint64_t lbn, std::uint32_t blocks, std::uint64_t first,
-                                             std::uint64_t capacity) const {
-  const std::uint64_t end = lbn + blocks;
+std::uint64_t SegmentedCache::max_read_ahead_end(std::uint64_t lbn, std::uint32_t blocks, std::uint64_t first,
+                                                 std::uint64_t capacity) const {
+  const std::uint32_t mode = params_.continuous_read;
+  // Modes 1 and 2 count as 3: their stop is where the heads would leave the track or cylinder.
+  if (mode == 1 || mode == 2) return std::min(count_end(lbn, blocks), capacity);
+  return std::min(read_ahead_end(lbn, blocks, first, capacity), capacity);
+}
+
+std::uint64_t SegmentedCache::count_end(std::uint64_t lbn, std::uint32_t blocks) const {
   // DiskSim 4.0 disksim_diskcache.c disk_buffer_get_max_readahead: a maximum read-ahead counts past
   // the request's end; without one, a segment's worth, from the request's start when the segment
   // must keep the request's data ("Read-ahead over requested" 0), else past its end.
+  const std::uint64_t end = lbn + blocks;
   const std::uint32_t max_ra = effective_max_read_ahead();
   const std::uint64_t size = params_.segment_blocks;
-  std::uint64_t by_count = end + size;
-  if (max_ra > 0)
-    by_count = end + max_ra;
-  else if (!params_.read_ahead_over_requested)
-    by_count = blocks >= size ? end : lbn + size;
+  if (max_ra > 0) return end + max_ra;
+  if (!params_.read_ahead_over_requested) return blocks >= size ? end : lbn + size;
+  return end + size;
+}
+
+SegmentedCache::ReadPlan SegmentedCache::plan_hit_read_ahead(const ReadPlan& hit, std::uint64_t lbn,
+                                                             std::uint32_t blocks, std::uint64_t capacity) {
+  ReadPlan p;
+  if (hit.segment < 0 || hit.hit_blocks != blocks) return p;
+  Segment& s = segments_[hit.segment];
+  // DiskSim raises the segment's target for every read it serves (disk_check_hda_pending).
+  s.ahead_end = std::max(s.ahead_end, max_read_ahead_end(lbn, blocks, s.start + s.skip, capacity));
+  if (!params_.read_ahead_on_idle_hit || hit.segment >= static_cast<int>(params_.segments)) return p;
+  const std::uint64_t from = s.start + s.valid;
+  std::uint64_t end = std::min({s.ahead_end, s.start + region_, capacity});
+  if (from >= end) return p;
+  const std::uint32_t mode = params_.continuous_read;
+  if (mode == 1 || mode == 2) {
+    if (!layout_) throw std::logic_error("SegmentedCache: device.cache.continuous_read 1, 2 and 4 need the layout");
+    end = std::min(end, mode == 1 ? layout_->track_end(from) : layout_->cylinder_end(from));
+  }
+  p.segment = hit.segment;
+  p.buffer_block = region_ * static_cast<std::uint64_t>(hit.segment) + (from - s.start);
+  p.media_lbn = from;
+  p.media_blocks = static_cast<std::uint32_t>(end - from);
+  return p;
+}
+
+std::uint64_t SegmentedCache::read_ahead_end(std::uint64_t lbn, std::uint32_t blocks, std::uint64_t first,
+                                             std::uint64_t capacity) const {
+  const std::uint64_t end = lbn + blocks;
+  const std::uint64_t by_count = count_end(lbn, blocks);
   const std::uint32_t mode = params_.continuous_read;
   if (mode == 0) return end;
   if (mode == 3) return by_count;
@@ -114,6 +148,7 @@ SegmentedCache::ReadPlan SegmentedCache::plan_read(std::uint64_t lbn, std::uint3
   p.media_lbn = lbn + p.hit_blocks;
   p.requested_media_blocks = blocks - p.hit_blocks;
   const std::uint64_t wanted_end = read_ahead_end(lbn, blocks, s.start + s.skip, capacity);
+  s.ahead_end = std::max(s.ahead_end, max_read_ahead_end(lbn, blocks, s.start + s.skip, capacity));
   const std::uint64_t end = std::min({wanted_end, s.start + region_, capacity});
   p.media_blocks = static_cast<std::uint32_t>(end - p.media_lbn);
   return p;

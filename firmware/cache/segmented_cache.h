@@ -85,6 +85,23 @@ class SegmentedCache {
   /// request: no read-ahead past a request of a segment or more), end + segment_blocks when true.
   std::uint64_t read_ahead_end(std::uint64_t lbn, std::uint32_t blocks, std::uint64_t first,
                                std::uint64_t capacity) const;
+  /// DiskSim 4.0's read-ahead target for a read of `blocks` at `lbn` in a segment whose first valid
+  /// block is `first` (disksim_diskcache.c disk_buffer_get_max_readahead, bounded by the capacity):
+  /// the request's end in mode 0; mode 4's track rule; else the count of read_ahead_end (modes 1 and
+  /// 2 not cut at the track or cylinder: DiskSim stops those read-aheads where they would leave it).
+  std::uint64_t max_read_ahead_end(std::uint64_t lbn, std::uint32_t blocks, std::uint64_t first,
+                                   std::uint64_t capacity) const;
+  /// The read-ahead a full hit of `blocks` at `lbn` (`hit`, the plan plan_read just made for it)
+  /// starts with CacheParams::read_ahead_on_idle_hit (DiskSim 4.0 disksim_diskctlr.c
+  /// disk_check_hda_pending, readaheadifidle): a media read from the segment's end, all of it
+  /// read-ahead (requested_media_blocks 0, into the buffer at buffer_block), up to the larger of the
+  /// segment's read-ahead target (DiskSim's maxreadaheadblkno, kept from the reads served there) and
+  /// the hit's own (max_read_ahead_end), not past the segment's region or the capacity, and in mode
+  /// 1 (2) not past the end of the track (cylinder) holding the segment's end (where DiskSim's
+  /// disk_initiate_seek refuses a background read's seek; the caller checks that the heads are on
+  /// it). media_blocks 0: none (the key off, the write segment, the segment holding its target).
+  /// Raises the segment's target either way, as DiskSim does for every read it serves.
+  ReadPlan plan_hit_read_ahead(const ReadPlan& hit, std::uint64_t lbn, std::uint32_t blocks, std::uint64_t capacity);
   /// The media read of `plan` has put its first `blocks` blocks in the buffer.
   void filled(const ReadPlan& plan, std::uint32_t blocks);
 
@@ -113,10 +130,14 @@ class SegmentedCache {
     std::uint64_t last_use = 0;
     std::uint32_t skip = 0;  ///< of those, the first `skip` scrolled out (continuous_read 4)
     bool written = false;    ///< a write put its data here (read_hits_on_write_data)
+    /// DiskSim's maxreadaheadblkno: the read-ahead target of the reads served here (0 after a write).
+    std::uint64_t ahead_end = 0;
   };
   int least_recently_used() const;
   /// max_read_ahead, raised to min_read_ahead when below it (DiskSim 4.0 disk_postpass_perdisk).
   std::uint32_t effective_max_read_ahead() const;
+  /// Where modes 1-3 count a read's read-ahead to (read_ahead_end's count, before any stop).
+  std::uint64_t count_end(std::uint64_t lbn, std::uint32_t blocks) const;
   /// Buffer blocks a segment's region holds beyond segment_blocks: the most read-ahead a media
   /// read goes past a request (continuous_read 1-3: the effective maximum read-ahead, or
   /// segment_blocks without one; 4: two tracks once the layout is set; 0: none).

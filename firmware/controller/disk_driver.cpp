@@ -1,6 +1,7 @@
 #include "firmware/controller/disk_driver.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "tlm_bus/devices/disk_registers.h"
 #include "tlm_bus/param_page.h"
@@ -37,6 +38,9 @@ DiskMediaDriver::DiskMediaDriver(sc_core::sc_module_name name, ControllerService
   SC_HAS_PROCESS(DiskMediaDriver);
   SC_METHOD(on_timer);
   sensitive << timer_;
+  dont_initialize();
+  SC_METHOD(on_ahead_timer);
+  sensitive << ahead_timer_;
   dont_initialize();
   SC_METHOD(on_seek_done);
   sensitive << seek_done_.event();
@@ -128,6 +132,7 @@ void DiskMediaDriver::serve(std::vector<MediaResult>& batch) {
   index_ = 0;
   if (features_.active()) {  // one command at a time through the cache and the interface
     merged_ = false;
+    if (ahead_ != Ahead::None && stop_ahead_for(&batch_[0].command)) return;  // finish_background starts it
     start_feature();
     return;
   }
@@ -197,7 +202,27 @@ void DiskMediaDriver::fail() {
   next_or_finish();
 }
 
+bool DiskMediaDriver::stop_ahead_for(const Command* c) {
+  if (ahead_ == Ahead::Pending || ahead_ == Ahead::Awaiting) {  // not seeking nor reading: dropped
+    ahead_timer_.cancel();
+    ahead_wake_ = AheadWake::None;
+    ahead_ = Ahead::None;
+    set_state(State::Idle);
+    return false;
+  }
+  // A full hit is served from the buffer while the read-ahead goes on (DiskSim 4.0
+  // disk_buffer_stopable_access, disk_buffer_attempt_access_swap: the read-ahead continues for a
+  // hit on its segment).
+  if (c && c->is_read() && cache_->full_hit(c->lbn, c->blocks)) return false;
+  yield_background();
+  return true;
+}
+
 void DiskMediaDriver::reposition(const Decision& decision) {
+  if (ahead_ != Ahead::None && stop_ahead_for(nullptr)) {
+    reposition_waiting_ = decision;
+    return;
+  }
   set_state(State::Repositioning);
   disk_regs::SeekBurst seek{decision.sweep_coordinate, head_.head, disk_regs::actuator::kCmdSeek};  // as for a Serve
   services_.bus_access(tlm::TLM_WRITE_COMMAND, kActTargetCyl, &seek, sizeof seek);
@@ -206,6 +231,10 @@ void DiskMediaDriver::reposition(const Decision& decision) {
 void DiskMediaDriver::on_seek_done() {
   if (!seek_done_.take()) return;
   services_.reset_offset();
+  if (ahead_ == Ahead::Seeking) {  // a hit's read-ahead (the hit may still be delivering)
+    ahead_seek_done();
+    return;
+  }
   if (features_.active() && (state_ == State::Seeking || state_ == State::Flushing)) {
     feature_seek_done();
     return;
@@ -245,6 +274,10 @@ void DiskMediaDriver::on_seek_done() {
 void DiskMediaDriver::on_transfer_done() {
   if (!transfer_done_.take()) return;
   services_.reset_offset();
+  if (ahead_ == Ahead::Reading) {  // a hit's read-ahead (the hit may still be delivering)
+    ahead_transfer_done();
+    return;
+  }
   if (features_.active() &&
       (state_ == State::Transferring || state_ == State::Prefetching || state_ == State::Flushing)) {
     feature_transfer_done();
@@ -311,17 +344,25 @@ bool DiskMediaDriver::extra_disconnect(const Command& c) const {
 
 Time DiskMediaDriver::command_overhead(const Command& first) {
   const InterfaceParams& bus = features_.interface;
+  // DiskSim counts a read's media activity (a hit's read-ahead too) from a read miss's overhead
+  // (disk_read_arrive's overhead_done).
+  miss_overhead_ = features_.overheads.enabled ? features_.overheads.select(Op::Read, false, previous_op_)
+                                               : predictor_.command_overhead();
   if (extra_disconnect(first))  // the media side waits for the extra disconnect's command part
-    return from_ms(bus.extra_disconnect_command_ms + bus.extra_disconnect_seek_delta_ms);
-  if (!features_.overheads.enabled) return predictor_.command_overhead();
+    return spent_overhead_ = from_ms(bus.extra_disconnect_command_ms + bus.extra_disconnect_seek_delta_ms);
+  if (!features_.overheads.enabled) return spent_overhead_ = predictor_.command_overhead();
   const bool hit = first.is_read() ? cache_ && cache_->full_hit(first.lbn, first.blocks) : write_back(first);
-  return features_.overheads.select(first.op, hit, previous_op_);
+  return spent_overhead_ = features_.overheads.select(first.op, hit, previous_op_);
 }
 
 void DiskMediaDriver::start_feature() {
   MediaResult& r = batch_[index_];
   const Command& c = r.command;
   if (index_ > 0) services_.offset() += to_sc(command_overhead(c));  // the first one: the controller's
+  // The overhead began when the command arrived, or when it first waited for a read-ahead to stop
+  // (the controller then spends only what is left of it).
+  overhead_start_ = yielded_at_ ? *yielded_at_ : sim_now() + to_time(services_.offset()) - spent_overhead_;
+  yielded_at_.reset();
   extra_ = extra_disconnect(c);  // decided before the previous command changes, as the overhead was
   previous_op_ = c.op;
   previous_end_ = c.lbn + c.blocks;
@@ -374,8 +415,9 @@ void DiskMediaDriver::start_read() {
     r.log.transfer_start_ps = r.log.transfer_end_ps = command_time_.count();
     r.log.seek_distance = 0;
     set_state(State::Delivering);
-    wake_at(Wake::Deliver, command_time_ + from_ms(features_.interface.data_prep_ms) +
-                               features_.interface.sector_time(Op::Read) * c.blocks);
+    const Time deliver = command_time_ + from_ms(features_.interface.data_prep_ms) +
+                         features_.interface.sector_time(Op::Read) * c.blocks;
+    if (!start_hit_read_ahead(deliver)) wake_at(Wake::Deliver, deliver);
     return;
   }
   media_done_ = false;
@@ -387,6 +429,124 @@ void DiskMediaDriver::start_read() {
   std::uint32_t words[3] = {static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(offset >> 32), mark};
   services_.bus_access(tlm::TLM_WRITE_COMMAND, kChBufferOffset, words, sizeof words, &c);
   seek_to(read_.media_lbn, &c);
+}
+
+bool DiskMediaDriver::start_hit_read_ahead(Time deliver) {
+  if (!cache_ || ahead_ != Ahead::None) return false;  // a read-ahead already runs: it goes on
+  const Command& c = batch_[index_].command;
+  ahead_plan_ = cache_->plan_hit_read_ahead(read_, c.lbn, c.blocks, predictor_.capacity_blocks());
+  if (ahead_plan_.media_blocks == 0 || dirty_) return false;  // write-back data holds the heads
+  // Modes 1 and 2 read ahead only where the heads are (DiskSim's disk_initiate_seek refuses a
+  // background read's seek off the track / cylinder).
+  const std::uint32_t mode = features_.cache.continuous_read;
+  const PhysicalAddress from = predictor_.locate(ahead_plan_.media_lbn);
+  if ((mode == 1 || mode == 2) && (from.cylinder != head_.cylinder || (mode == 1 && from.head != head_.head)))
+    return false;
+  // DiskSim's minimum read-ahead counts past the hit's end (minreadaheadblkno).
+  const std::uint64_t keep_end = c.end_lbn() + features_.cache.min_read_ahead;
+  ahead_keep_ = keep_end > ahead_plan_.media_lbn ? static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                                                       keep_end - ahead_plan_.media_lbn, ahead_plan_.media_blocks))
+                                                 : 0;
+  stop_requested_ = false;
+  // The seek starts once a read miss's overhead has passed since the hit arrived (DiskSim's
+  // overhead_done), in parallel with the hit's own overhead and data phase.
+  const Time at = std::max(overhead_start_ + miss_overhead_, sim_now());
+  if (at <= sim_now() + to_time(services_.offset())) {
+    seek_ahead(at);
+  } else {
+    ahead_ = Ahead::Pending;
+    ahead_wake_at(AheadWake::Seek, at);
+  }
+  wake_at(Wake::Deliver, deliver);
+  return true;
+}
+
+void DiskMediaDriver::seek_ahead(Time at) {
+  ahead_ = Ahead::Seeking;
+  const sc_core::sc_time local = services_.offset();
+  services_.offset() = to_sc(at - sim_now());
+  // One burst: BUFFER_OFFSET, MARK 0 (all of it read-ahead); then the seek burst.
+  const std::uint64_t offset = ahead_plan_.buffer_block;
+  std::uint32_t words[3] = {static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(offset >> 32), 0};
+  services_.bus_access(tlm::TLM_WRITE_COMMAND, kChBufferOffset, words, sizeof words);
+  const PhysicalAddress target = predictor_.locate(ahead_plan_.media_lbn);
+  disk_regs::SeekBurst seek{target.cylinder, target.head, disk_regs::actuator::kCmdSeek};
+  services_.bus_access(tlm::TLM_WRITE_COMMAND, kActTargetCyl, &seek, sizeof seek);
+  services_.offset() = local;  // a parallel path: the hit's own timing is the same with or without it
+}
+
+void DiskMediaDriver::ahead_seek_done() {
+  disk_regs::SeekDoneBurst ack{};
+  services_.bus_access(tlm::TLM_READ_COMMAND, kActIrqAck, &ack, sizeof ack);
+  const bool ok = !(ack.status & disk_regs::kStatusError);
+  if (ok) {
+    const PhysicalAddress target = predictor_.locate(ahead_plan_.media_lbn);
+    head_ = {target.cylinder, target.head};
+  }
+  if (!ok || stop_requested_) {  // a waiting command stops it before its first sector
+    ahead_ = Ahead::None;
+    if (state_ == State::Prefetching) finish_background();
+    return;
+  }
+  // The channel is programmed just before the first sector comes under the head, so that a
+  // command arriving during the rotational wait drops the read-ahead at once (DiskSim with "Stop
+  // prefetch in sector" stops it whatever the pending event but a seek, disk_buffer_stopable_access).
+  const Time now = sim_now() + to_time(services_.offset());
+  const Time first = predictor_.next_pass(ahead_plan_.media_lbn, now + bus_access_time_);
+  const Time program = first - bus_access_time_ * 4;
+  if (program > now) {
+    ahead_ = Ahead::Awaiting;
+    ahead_wake_at(AheadWake::Program, program);
+    return;
+  }
+  program_ahead();
+}
+
+void DiskMediaDriver::program_ahead() {
+  ahead_ = Ahead::Reading;
+  disk_regs::TransferBurst start{ahead_plan_.media_lbn, ahead_plan_.media_blocks, disk_regs::channel::kCmdRead};
+  services_.bus_access(tlm::TLM_WRITE_COMMAND, kChLbn, &start, sizeof start);
+  std::uint64_t times[2] = {0, 0};  // TRANSFER_START_PS, TRANSFER_END_PS
+  services_.bus_access(tlm::TLM_READ_COMMAND, kChTransferStart, times, sizeof times);
+  media_start_ = Time{static_cast<std::int64_t>(times[0])};
+}
+
+void DiskMediaDriver::ahead_wake_at(AheadWake what, Time at) {
+  ahead_wake_ = what;
+  const Time local = sim_now() + to_time(services_.offset());
+  ahead_timer_.notify(to_sc((at > local ? at : local) - sim_now()));
+}
+
+void DiskMediaDriver::on_ahead_timer() {
+  const AheadWake what = std::exchange(ahead_wake_, AheadWake::None);
+  services_.reset_offset();
+  switch (what) {
+    case AheadWake::None:
+      return;
+    case AheadWake::Seek:
+      seek_ahead(sim_now());
+      return;
+    case AheadWake::Program:
+      program_ahead();
+      return;
+    case AheadWake::Abandon:  // a waiting command drops the read-ahead before its seek or first sector
+      ahead_ = Ahead::None;
+      if (state_ == State::Prefetching) finish_background();
+      return;
+  }
+}
+
+void DiskMediaDriver::ahead_transfer_done() {
+  disk_regs::TransferDoneBurst done{};
+  services_.bus_access(tlm::TLM_READ_COMMAND, kChIrqAck, &done, sizeof done);
+  if (!(done.status & disk_regs::kStatusError)) {
+    const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
+    const PhysicalAddress last = predictor_.locate(ahead_plan_.media_lbn + blocks - 1);
+    head_ = {last.cylinder, last.head};
+    cache_->filled(ahead_plan_, blocks);
+  }
+  ahead_ = Ahead::None;
+  if (state_ == State::Prefetching) finish_background();  // else the hit's data phase is still on
 }
 
 void DiskMediaDriver::start_write() {
@@ -627,6 +787,7 @@ void DiskMediaDriver::on_timer() {
     return;
   }
   State after = State::Idle;
+  if (ahead_ != Ahead::None) after = State::Prefetching;  // the hit's read-ahead goes on after the completion
   if (read_.media_blocks > 0) {
     // The channel brings the marked blocks into the buffer as they pass (catch-up on access).
     const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
@@ -666,11 +827,19 @@ void DiskMediaDriver::complete_feature(State after) {
 void DiskMediaDriver::yield_background() {
   if (state_ != State::Prefetching || stop_requested_) return;
   stop_requested_ = true;
+  yielded_at_ = sim_now() + to_time(services_.offset());
+  if (ahead_ == Ahead::Pending || ahead_ == Ahead::Awaiting) {  // a hit's read-ahead not yet seeking or reading
+    ahead_wake_at(AheadWake::Abandon, *yielded_at_);
+    return;
+  }
+  if (ahead_ == Ahead::Seeking) return;  // its seek ends, then it stops (ahead_seek_done)
   // The minimum read-ahead is read whatever arrives: stop once it has passed.
+  const bool ahead = ahead_ == Ahead::Reading;
+  const SegmentedCache::ReadPlan& bg = ahead ? ahead_plan_ : read_;
   Time earliest{0};
   const std::uint32_t keep =
-      std::min(read_.media_blocks, read_.requested_media_blocks + features_.cache.min_read_ahead);
-  predictor_.block_ends(read_.media_lbn, keep, media_start_, [&](std::uint64_t, Time end) { earliest = end; });
+      ahead ? ahead_keep_ : std::min(read_.media_blocks, read_.requested_media_blocks + features_.cache.min_read_ahead);
+  predictor_.block_ends(bg.media_lbn, keep, media_start_, [&](std::uint64_t, Time end) { earliest = end; });
   if (earliest > sim_now() + to_time(services_.offset())) {
     wake_at(Wake::Stop, earliest);
     return;
@@ -681,6 +850,15 @@ void DiskMediaDriver::yield_background() {
 void DiskMediaDriver::finish_background() {
   timer_.cancel();
   wake_ = Wake::None;
+  ahead_timer_.cancel();
+  ahead_wake_ = AheadWake::None;
+  ahead_ = Ahead::None;
+  if (reposition_waiting_) {  // a Reposition waited for a hit's read-ahead to stop
+    const Decision d = *std::exchange(reposition_waiting_, std::nullopt);
+    set_state(State::Idle);
+    reposition(d);
+    return;
+  }
   if (index_ < batch_.size()) {  // a later command of the same batch waited for the read-ahead
     set_state(State::Idle);
     start_feature();

@@ -60,6 +60,14 @@ namespace drivevp {
 ///    and, after the read completion overhead, the command completes; the read-ahead continues in
 ///    the background (state Prefetching, busy) until the segment's read ends or a waiting command
 ///    stops it (yield_background(): channel STOP once the minimum read-ahead has passed);
+///  - read-ahead on idle hit (CacheParams::read_ahead_on_idle_hit): a full hit served with no media
+///    access in progress also reads ahead from its segment's end (SegmentedCache::
+///    plan_hit_read_ahead), its seek starting a read miss's overhead after the hit's arrival (its
+///    own timer, ahead_timer_), in parallel with the hit's data phase. The driver is not busy()
+///    while only that read-ahead runs: a full hit is served meanwhile and the read-ahead goes on;
+///    any other command (serve()) or a Reposition waits for it to stop: at once before its seek or
+///    first sector (the channel is programmed just before it), at its seek's end, or at the block
+///    under the head;
 ///  - write: the data crosses the interface (write_sector_ms per block from the command's time)
 ///    into the segment SegmentedCache::plan_write gives; write-through seeks meanwhile and starts
 ///    the media write once seek and data are both done, completing at its end plus the write
@@ -84,7 +92,13 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   /// The disk predictor itself (geometry, rotation period, command path).
   const DiskPredictor& disk_predictor() const { return predictor_; }
   MediaPosition position() const override { return DiskPredictor::position_of(head_); }
-  bool busy() const override { return state_ != State::Idle; }
+  /// Idle, or only reading ahead after a full hit (CacheParams::read_ahead_on_idle_hit): DiskSim
+  /// serves a command arriving then at once (a full hit from the buffer while the read-ahead goes
+  /// on; any other after stopping it, serve() waiting for that).
+  bool busy() const override {
+    return state_ != State::Idle &&
+           !(state_ == State::Prefetching && ahead_ != Ahead::None && batch_.empty() && !reposition_waiting_);
+  }
   void serve(std::vector<MediaResult>& batch) override;
   void reposition(const Decision& decision) override;
   void dma_path_changed() override { predictor_.set_command_path(command_path()); }
@@ -124,6 +138,24 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   /// What the firmware timer does when it fires: complete a command's data phase, start a media
   /// write whose data has arrived, stop a read-ahead.
   enum class Wake : std::uint8_t { None, Deliver, ProgramWrite, Stop };
+  /// CacheParams::read_ahead_on_idle_hit: where the read-ahead a full hit started (ahead_plan_) is:
+  /// its seek not yet started (Pending), seeking, its first sector not yet under the head
+  /// (Awaiting: the channel is programmed just before it), reading.
+  enum class Ahead : std::uint8_t { None, Pending, Seeking, Awaiting, Reading };
+  /// What the read-ahead's own timer (ahead_timer_) does: start its seek, program its channel
+  /// transfer, or drop it for a waiting command.
+  enum class AheadWake : std::uint8_t { None, Seek, Program, Abandon };
+  /// The hit in batch_[index_] (read_ its plan) starts its read-ahead when the cache gives one:
+  /// returns whether it did (the Deliver wake is then armed too).
+  bool start_hit_read_ahead(Time deliver);
+  /// Seeks to the read-ahead's first block at `at` (>= sim_now(), possibly before the local time:
+  /// DiskSim's seek starts at the read miss overhead's end, in parallel with the hit's overhead).
+  void seek_ahead(Time at);
+  void ahead_seek_done();
+  void program_ahead();
+  void ahead_transfer_done();
+  void on_ahead_timer();
+  void ahead_wake_at(AheadWake what, Time at);
   bool write_back(const Command& c) const;  ///< the cache takes this write back
   /// InterfaceParams::extra_write_disconnect applies to `c`: a write-through write after a write
   /// that did not end at c.lbn.
@@ -180,6 +212,20 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   bool continue_after_flush_ = false;  ///< batch_[index_] waits for the flush
   bool stop_requested_ = false;
   bool taking_back_ = false;  ///< batch_[index_] is a write the cache takes back
+  // CacheParams::read_ahead_on_idle_hit.
+  Ahead ahead_ = Ahead::None;
+  SegmentedCache::ReadPlan ahead_plan_;  ///< the read-ahead of a full hit (all of it read-ahead)
+  std::uint32_t ahead_keep_ = 0;         ///< of its blocks, those a waiting command does not stop
+  sc_core::sc_event ahead_timer_;
+  AheadWake ahead_wake_ = AheadWake::None;
+  Time spent_overhead_{0};                      ///< the overhead command_overhead() gave the last command
+  Time miss_overhead_{0};                       ///< a read miss's overhead for that command (DiskSim's overhead_done)
+  Time overhead_start_{0};                      ///< batch_[index_]'s overhead began (DiskSim's arrival)
+  std::optional<Time> yielded_at_;              ///< a waiting command first asked the background to stop
+  std::optional<Decision> reposition_waiting_;  ///< a Reposition waiting for a hit's read-ahead to stop
+  /// A command served while a hit's read-ahead runs: drops one not yet started (Pending); returns
+  /// whether the command must wait for it to stop (it is not a full read hit), the stop requested.
+  bool stop_ahead_for(const Command* c);
   struct Dirty {
     std::uint64_t lbn = 0;
     std::uint32_t blocks = 0;

@@ -167,6 +167,9 @@ void add_feature_keys(std::vector<ParamKey<DiskParams>>& k) {
   k.push_back(feature("cache.read_hits_on_write_data", &F::cache, &C::read_hits_on_write_data, 0, 1, "",
                       "DiskSim 'Allow read hits on write data': a read may hit on blocks a write left in a "
                       "segment (false: it goes to the media)"));
+  k.push_back(feature("cache.read_ahead_on_idle_hit", &F::cache, &C::read_ahead_on_idle_hit, 0, 1, "",
+                      "DiskSim 'Read-ahead on idle hit': a full hit served with no media access in progress "
+                      "starts a read-ahead from its segment's end (modes 1, 2: on the heads' track / cylinder)"));
   k.push_back(feature("cache.fast_write_level", &F::cache, &C::fast_write_level, 0, 2, "level",
                       "DiskSim 'Fast write level': 0 write-through, 1 limited write-back (appends only), 2 full "
                       "write-back; needs device.cache.enabled"));

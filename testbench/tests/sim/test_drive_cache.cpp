@@ -777,6 +777,113 @@ TEST_CASE("cache: the command overhead is selected by read/write, hit/miss and t
   }
 }
 
+// ---- Read-ahead on idle hit (DiskSim "Read-ahead on idle hit") ---------------------------------
+
+/// One 256-block segment, 8 blocks read ahead past a request; A (8 blocks at sector 0 of the
+/// track) misses and reads blocks 0..15 (its read-ahead ends long before the next request); B,
+/// blocks 8..15 at 100 ms, is a full hit. With device.cache.read_ahead_on_idle_hit its read-ahead
+/// reads blocks 16..23 (8 past B's end), from the segment's end.
+std::vector<std::string> idle_hit_keys(bool on) {
+  return read_ahead_keys({"device.cache.max_read_ahead=8", on ? "device.cache.read_ahead_on_idle_hit=true"
+                                                              : "device.cache.read_ahead_on_idle_hit=false"});
+}
+
+/// B's read-ahead: B's command starts `command` (its arrival + fetch (2) + the 2.2 ms overhead);
+/// without device.overheads a read miss's overhead is the same, so its seek starts then: the
+/// BUFFER_OFFSET/MARK burst (1) and the seek burst (1), a seek of 0 (the heads are on the track
+/// since A's read-ahead), the IRQ_ACK burst (1); the firmware programs the channel (1) just before
+/// block 16 (slot kSlot + 16) comes under the head: the pass starts there.
+std::int64_t idle_ahead_pass(std::int64_t command) {
+  const std::int64_t seek_end = command + 2 * kBus;
+  return next_slot(seek_end + 2 * kBus, kSlot + 16);
+}
+
+TEST_CASE("cache: with read-ahead on idle hit a hit's read-ahead makes the next read a hit",
+          "[sim][cache][read-ahead][idle-hit]") {
+  // C, blocks 16..23 at 200 ms, was read ahead by B: a full hit (overhead, DMA (2), entry (1)).
+  TempDir dir("idle-hit-on");
+  const std::int64_t b = 100 * kMs;
+  const std::int64_t c = 200 * kMs;
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 8, true) + line_ms(b, kLbn + 8, 8, true) + line_ms(c, kLbn + 16, 8, true),
+          idle_hit_keys(true));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 3);
+  const std::int64_t command_b = b + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(1, "seek_start_ms") == command_b);  // B: a hit, no media of its own
+  CHECK(csv.ps(1, "completion_ms") == command_b + 3 * kBus);
+  CHECK(block_end(idle_ahead_pass(command_b), 23) - slot_start(kSlot + 16) + slot_start(kSlot) < c);  // done by then
+  const std::int64_t command_c = c + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(2, "dispatch_ms") == c + 2 * kBus);
+  CHECK(csv.ps(2, "seek_start_ms") == command_c);  // a hit
+  CHECK(csv.ps(2, "transfer_end_ms") == command_c);
+  CHECK(csv.ps(2, "completion_ms") == command_c + 3 * kBus);
+  CHECK(csv.at(2, "data_ok") == "1");  // the read-ahead put the media's bytes in the buffer
+}
+
+TEST_CASE("cache: without read-ahead on idle hit the read after a hit is a miss",
+          "[sim][cache][read-ahead][idle-hit]") {
+  // The sequence above with the key off: B starts no read-ahead; C goes to the media: BUFFER_OFFSET
+  // and seek bursts (2), a seek of 0, IRQ_ACK and transfer bursts (2), its pass from block 16.
+  TempDir dir("idle-hit-off");
+  const std::int64_t b = 100 * kMs;
+  const std::int64_t c = 200 * kMs;
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 8, true) + line_ms(b, kLbn + 8, 8, true) + line_ms(c, kLbn + 16, 8, true),
+          idle_hit_keys(false));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 3);
+  const std::int64_t command_b = b + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(1, "completion_ms") == command_b + 3 * kBus);
+  const std::int64_t seek = c + 2 * kBus + kOverheadPs + 2 * kBus;
+  CHECK(csv.ps(2, "seek_start_ms") == seek);
+  CHECK(csv.ps(2, "seek_end_ms") == seek);
+  const std::int64_t ts = next_slot(seek + 2 * kBus, kSlot + 16);
+  CHECK(csv.ps(2, "transfer_start_ms") == ts);
+  CHECK(csv.ps(2, "transfer_end_ms") == ts + slot_start(kSlot + 24) - slot_start(kSlot + 16));
+  CHECK(csv.at(2, "data_ok") == "1");
+}
+
+TEST_CASE("cache: a read arriving before a hit's read-ahead reaches its first block drops it",
+          "[sim][cache][read-ahead][idle-hit]") {
+  // C arrives 10 us after B completes, while B's read-ahead waits for block 16 (the channel not
+  // yet programmed): the read-ahead is dropped at once (DiskSim stops it, "Stop prefetch in
+  // sector"), C is dispatched without waiting and served as the miss of the test above.
+  TempDir dir("idle-hit-drop");
+  const std::int64_t b = 100 * kMs;
+  const std::int64_t command_b = b + 2 * kBus + kOverheadPs;
+  const std::int64_t c = command_b + 3 * kBus + 10'000'000;
+  REQUIRE(idle_ahead_pass(command_b) - 4 * kBus > c + 2 * kBus);  // not yet programmed then
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 8, true) + line_ms(b, kLbn + 8, 8, true) + line_ms(c, kLbn + 16, 8, true),
+          idle_hit_keys(true));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 3);
+  CHECK(csv.ps(1, "completion_ms") == command_b + 3 * kBus);
+  CHECK(csv.ps(2, "dispatch_ms") == c + 2 * kBus);
+  const std::int64_t seek = c + 2 * kBus + kOverheadPs + 2 * kBus;
+  CHECK(csv.ps(2, "seek_start_ms") == seek);
+  CHECK(csv.ps(2, "seek_end_ms") == seek);
+  const std::int64_t ts = next_slot(seek + 2 * kBus, kSlot + 16);
+  CHECK(csv.ps(2, "transfer_start_ms") == ts);
+  CHECK(csv.ps(2, "transfer_end_ms") == ts + slot_start(kSlot + 24) - slot_start(kSlot + 16));
+  CHECK(csv.at(2, "data_ok") == "1");
+}
+
+TEST_CASE("cache: read-ahead on idle hit is a boolean key and off by default", "[sim][cache][config][idle-hit]") {
+  CHECK_FALSE(load_scenario("", {}).device.features.cache.read_ahead_on_idle_hit);
+  CHECK(load_scenario("", {"device.cache.read_ahead_on_idle_hit=true"}).device.features.cache.read_ahead_on_idle_hit);
+  CHECK_THROWS_WITH(
+      load_scenario("", {"device.cache.read_ahead_on_idle_hit=2"}),
+      Catch::Matchers::ContainsSubstring("device.cache.read_ahead_on_idle_hit: expected true or false, found 2"));
+  CHECK_THROWS_WITH(
+      load_scenario("", {"device.cache.read_ahead_on_idle_hit=yes"}),
+      Catch::Matchers::ContainsSubstring("device.cache.read_ahead_on_idle_hit: expected true or false, found 'yes'"));
+}
+
 TEST_CASE("cache: the HP 97560's published cache is an option of the preset", "[sim][cache][config]") {
   const Scenario plain = load_scenario("", {});
   CHECK_FALSE(plain.device.features.active());

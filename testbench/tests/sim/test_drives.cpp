@@ -265,7 +265,8 @@ TEST_CASE("drives: a description's cache, overhead and interface sections become
     CHECK(f.cache.min_read_ahead == 0);
     CHECK(f.cache.max_read_ahead == 128);
     CHECK(f.cache.read_ahead_over_requested);
-    CHECK(f.cache.continuous_read == 3);  // until the segment is full
+    CHECK(f.cache.continuous_read == 3);    // until the segment is full
+    CHECK(f.cache.read_ahead_on_idle_hit);  // "Read-ahead on idle hit" 1
     CHECK(f.cache.fast_write_level == 0);
     // The larger of the bus's 0.14841 ms per block and the disk's bulk sector time 0.
     CHECK(f.interface.read_sector_ms == 0.14841);
@@ -288,6 +289,7 @@ TEST_CASE("drives: a description's cache, overhead and interface sections become
     CHECK(f.cache.max_read_ahead == 64);
     CHECK_FALSE(f.cache.read_ahead_over_requested);
     CHECK(f.cache.continuous_read == 4);  // DiskSim's DEC prefetch scheme
+    CHECK_FALSE(f.cache.read_ahead_on_idle_hit);
     CHECK(f.cache.read_hits_on_write_data);
     CHECK(f.cache.fast_write_level == 2);
     CHECK(f.interface.read_sector_ms == 0.106);  // bus 0, bulk sector transfer 0.106
