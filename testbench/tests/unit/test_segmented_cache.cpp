@@ -199,6 +199,89 @@ TEST_CASE("segmented cache: the read-ahead modes of 'Buffer continuous read' end
   CHECK_THROWS_AS(SegmentedCache(with_mode(params(1, 64, 32, true), 5)), std::invalid_argument);
 }
 
+TEST_CASE("segmented cache: read-ahead on idle hit continues from the segment's end to the larger target",
+          "[unit][cache][idle-hit]") {
+  CacheParams p = params(1, 64, 16, true);  // a region of 64 + 16 blocks
+  p.read_ahead_on_idle_hit = true;
+  SegmentedCache c(p);
+  // A miss at 100 (8 blocks) reads 8 + 16 ahead, to 124 (the segment's target); stopped after 12.
+  const SegmentedCache::ReadPlan miss = c.plan_read(100, 8, 1'000'000);
+  REQUIRE(miss.media_blocks == 24);
+  c.filled(miss, 12);  // [100, 112)
+  // A full hit on 104..107 (its own target 108 + 16 = 124): from the segment's end 112 to 124.
+  const SegmentedCache::ReadPlan hit = c.plan_read(104, 4, 1'000'000);
+  REQUIRE(hit.hit_blocks == 4);
+  REQUIRE(hit.media_blocks == 0);
+  const SegmentedCache::ReadPlan ra = c.plan_hit_read_ahead(hit, 104, 4, 1'000'000);
+  CHECK(ra.segment == 0);
+  CHECK(ra.media_lbn == 112);
+  CHECK(ra.media_blocks == 12);
+  CHECK(ra.requested_media_blocks == 0);
+  CHECK(ra.buffer_block == 12);                                      // after the segment's blocks
+  CHECK(c.plan_hit_read_ahead(hit, 104, 4, 118).media_blocks == 6);  // bounded by the capacity
+  c.filled(ra, 12);                                                  // [100, 124)
+  // A hit on 116..123: its own target 124 + 16 = 140 is above the segment's 124.
+  const SegmentedCache::ReadPlan hit2 = c.plan_read(116, 8, 1'000'000);
+  const SegmentedCache::ReadPlan ra2 = c.plan_hit_read_ahead(hit2, 116, 8, 1'000'000);
+  CHECK(ra2.media_lbn == 124);
+  CHECK(ra2.media_blocks == 16);
+  c.filled(ra2, 16);  // [100, 140), the segment's target 140
+  // A hit on 100..103 (its own 120): the segment holds its target already.
+  const SegmentedCache::ReadPlan hit3 = c.plan_read(100, 4, 1'000'000);
+  CHECK(c.plan_hit_read_ahead(hit3, 100, 4, 1'000'000).media_blocks == 0);
+  // A hit on 136..139 raises the target to 156 and reads it, one on 150..155 to 172; one on
+  // 168..171 would go to 188: cut at the end of the segment's region (100 + 80 = 180).
+  const SegmentedCache::ReadPlan hit4 = c.plan_read(136, 4, 1'000'000);
+  c.filled(c.plan_hit_read_ahead(hit4, 136, 4, 1'000'000), 16);  // [100, 156)
+  const SegmentedCache::ReadPlan hit5 = c.plan_read(150, 6, 1'000'000);
+  const SegmentedCache::ReadPlan ra5 = c.plan_hit_read_ahead(hit5, 150, 6, 1'000'000);
+  CHECK(ra5.media_lbn == 156);
+  CHECK(ra5.media_blocks == 16);
+  c.filled(ra5, 16);  // [100, 172), the ring keeps the last 64: [108, 172)
+  const SegmentedCache::ReadPlan hit6 = c.plan_read(168, 4, 1'000'000);
+  REQUIRE(hit6.hit_blocks == 4);
+  CHECK(c.plan_hit_read_ahead(hit6, 168, 4, 1'000'000).media_blocks == 180 - 172);
+  // Off: none.
+  CacheParams q = params(1, 64, 16, true);
+  SegmentedCache off(q);
+  off.filled(off.plan_read(100, 8, 1'000'000), 12);
+  const SegmentedCache::ReadPlan off_hit = off.plan_read(104, 4, 1'000'000);
+  CHECK(off.plan_hit_read_ahead(off_hit, 104, 4, 1'000'000).media_blocks == 0);
+  // The write segment reads nothing ahead.
+  CacheParams w = p;
+  w.separate_write_segment = true;
+  SegmentedCache ws(w);
+  ws.plan_write(300, 4);
+  const SegmentedCache::ReadPlan on_write = ws.plan_read(300, 4, 1'000'000);
+  REQUIRE(on_write.hit_blocks == 4);
+  CHECK(ws.plan_hit_read_ahead(on_write, 300, 4, 1'000'000).media_blocks == 0);
+}
+
+TEST_CASE("segmented cache: in mode 1 a hit's read-ahead stops at the end of its first block's track",
+          "[unit][cache][idle-hit]") {
+  const HundredBlockTracks layout;
+  CacheParams p = with_mode(params(1, 64, 32, true), 1);
+  p.read_ahead_on_idle_hit = true;
+  SegmentedCache c(p);
+  c.set_layout(&layout);
+  // A miss at 150 (8) reads to min(158 + 32, 200) = 190; stopped after 20: [150, 170).
+  c.filled(c.plan_read(150, 8, 1'000'000), 20);
+  // A hit on 160..163: DiskSim's target max(190, 164 + 32 = 196), not past the track's end 200.
+  const SegmentedCache::ReadPlan hit = c.plan_read(160, 4, 1'000'000);
+  const SegmentedCache::ReadPlan ra = c.plan_hit_read_ahead(hit, 160, 4, 1'000'000);
+  CHECK(ra.media_lbn == 170);
+  CHECK(ra.media_blocks == 26);
+  // A segment ending at its track's end: the read-ahead would be on the next track, to its end at
+  // most (the driver refuses it unless the heads are there: DiskSim's disk_initiate_seek).
+  SegmentedCache e(p);
+  e.set_layout(&layout);
+  e.filled(e.plan_read(180, 8, 1'000'000), 20);  // [180, 200)
+  const SegmentedCache::ReadPlan hit2 = e.plan_read(190, 8, 1'000'000);
+  const SegmentedCache::ReadPlan ra2 = e.plan_hit_read_ahead(hit2, 190, 8, 1'000'000);
+  CHECK(ra2.media_lbn == 200);
+  CHECK(ra2.media_blocks == 30);  // 198 + 32
+}
+
 TEST_CASE("segmented cache: the DEC scheme reads to the track's end and the segment keeps its last blocks",
           "[unit][cache]") {
   const HundredBlockTracks layout;
