@@ -582,8 +582,7 @@ void DiskMediaDriver::feature_transfer_done() {
   // A read-ahead's command has completed already (its batch is gone): only the segment is left.
   if (state_ == State::Prefetching || batch_[index_].command.is_read()) {
     const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
-    const PhysicalAddress last = predictor_.locate(read_.media_lbn + blocks - 1);
-    head_ = {last.cylinder, last.head};
+    head_ = track_of_last(read_.media_lbn, blocks);
     if (cache_) cache_->filled(read_, blocks);
     media_done_ = true;
     if (state_ == State::Prefetching) finish_background();
@@ -634,8 +633,7 @@ void DiskMediaDriver::on_timer() {
       after = State::Prefetching;  // the read-ahead goes on after the completion
     } else {                       // the media read has ended: acknowledge it here, whether or not its handler ran
       services_.write_reg(kChIrqAck, 1, 4);
-      const PhysicalAddress last = predictor_.locate(read_.media_lbn + blocks - 1);
-      head_ = {last.cylinder, last.head};
+      head_ = track_of_last(read_.media_lbn, blocks);
       if (cache_) cache_->filled(read_, blocks);
       media_done_ = true;
     }
@@ -663,14 +661,26 @@ void DiskMediaDriver::complete_feature(State after) {
   services_.access_done(finished_);
 }
 
+HeadPosition DiskMediaDriver::track_of_last(std::uint64_t lbn, std::uint64_t blocks) const {
+  if (blocks > 0) {
+    const PhysicalAddress first = predictor_.locate(lbn);  // memoised: located for the seek
+    if (predictor_.geometry().run_blocks(lbn, blocks, first) == blocks) return {first.cylinder, first.head};
+  }
+  const PhysicalAddress last = predictor_.locate(lbn + blocks - 1);
+  return {last.cylinder, last.head};
+}
+
 void DiskMediaDriver::yield_background() {
   if (state_ != State::Prefetching || stop_requested_) return;
   stop_requested_ = true;
   // The minimum read-ahead is read whatever arrives: stop once it has passed.
-  Time earliest{0};
+  // The pass is program_transfer()'s (same first block, same start): its first ready_.size()
+  // block ends are in ready_ already; past them only the last one is computed.
   const std::uint32_t keep =
       std::min(read_.media_blocks, read_.requested_media_blocks + features_.cache.min_read_ahead);
-  predictor_.block_ends(read_.media_lbn, keep, media_start_, [&](std::uint64_t, Time end) { earliest = end; });
+  const Time earliest = keep == 0               ? Time{0}
+                        : keep <= ready_.size() ? ready_[keep - 1]
+                                                : predictor_.pass_end(read_.media_lbn, keep, media_start_);
   if (earliest > sim_now() + to_time(services_.offset())) {
     wake_at(Wake::Stop, earliest);
     return;
