@@ -530,12 +530,13 @@ void DiskMediaDriver::program_transfer() {
   const std::size_t water = features_.cache.read_watermark(c.blocks);
   const auto refill = [&](std::size_t i) { return ready_[std::min(i + water - 1, ready_.size() - 1)]; };
   const Time prep = from_ms(bus.data_prep_ms);  // before each data phase
+  const Time other_reselect = from_ms(bus.other_reselect_ms) + prep;
   Time e = command_time_ + prep + b * read_.hit_blocks;
   for (std::size_t i = 0; i < ready_.size(); ++i) {
     if (i == 0 && read_.hit_blocks == 0)
       e = std::max(e, refill(0) + from_ms(bus.first_reselect_ms) + prep);  // reconnects after the seek
     else if (ready_[i] > e)
-      e = bus.hold_bus_read ? ready_[i] : refill(i) + from_ms(bus.other_reselect_ms) + prep;  // waits, or disconnects
+      e = bus.hold_bus_read ? ready_[i] : refill(i) + other_reselect;  // waits, or disconnects
     e += b;
   }
   const Time requested_end = ready_.empty() ? Time{0} : ready_.back();
