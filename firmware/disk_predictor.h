@@ -137,10 +137,16 @@ class DiskPredictor final : public Predictor {
   /// and spindle phase): calls on_block(index in the pass, time the block has passed under the
   /// head) for each block in order. What the read channel does, so that the firmware knows when
   /// each block of a read is in the buffer (the host interface's pacing, docs/models/cache.md).
+  /// The pass's first block is mapped through the locate() memo (the driver has located it for
+  /// the seek); the others through the geometry, as media_pass does (the same addresses).
   template <class OnBlock>
   void block_ends(std::uint64_t lbn, std::uint64_t blocks, Time start, OnBlock&& on_block) const {
-    media_block_ends(geometry_, lbn, blocks, start, phase_origin_, rotation_period_, seek_fn(), settle_, head_switch_,
-                     Time{0}, on_block);
+    pass(lbn, blocks, start, block_ends_of_runs(rotation_period_, on_block));
+  }
+  /// When the last of the `blocks` blocks of that pass has passed under the head: block_ends()'s
+  /// last time (the pass's end), without the per-block times.
+  Time pass_end(std::uint64_t lbn, std::uint64_t blocks, Time start) const {
+    return pass(lbn, blocks, start, [](const PhysicalAddress&, std::uint64_t, std::uint64_t, Time) {});
   }
 
   /// When the first sector of `lbn` is next under the head from `start` (the heads on its track):
@@ -150,6 +156,16 @@ class DiskPredictor final : public Predictor {
     return start + rotational_wait(start, phase_origin_, rotation_period_, a.slot, a.sectors_per_track);
   }
 
+ private:
+  /// media_pass() as the firmware predicts it (a read), its first block located through the memo.
+  template <class OnTrack>
+  Time pass(std::uint64_t lbn, std::uint64_t blocks, Time start, OnTrack&& on_track) const {
+    const auto locate_run = [this, lbn](std::uint64_t x) { return x == lbn ? locate(x) : geometry_.locate(x); };
+    return media_pass_located(geometry_, locate_run, lbn, blocks, start, phase_origin_, rotation_period_, seek_fn(),
+                              settle_, head_switch_, Time{0}, on_track);
+  }
+
+ public:
   /// Slots of the locate() memo (a power of two).
   static constexpr unsigned kLocateCacheBits = 13;
   static constexpr std::size_t kLocateCacheEntries = std::size_t{1} << kLocateCacheBits;

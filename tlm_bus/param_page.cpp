@@ -305,6 +305,9 @@ std::uint64_t DiskGeometry::run_blocks(std::uint64_t lbn, std::uint64_t limit) c
 std::uint64_t DiskGeometry::run_blocks(std::uint64_t lbn, std::uint64_t limit, const PhysicalAddress& a) const {
   std::uint64_t n = std::min<std::uint64_t>({limit, a.sectors_per_track - a.sector, capacity_ - lbn});
   if (n <= 1) return n;
+  // No spares and empty slip and defect lists (every zone's ranges lie in them): no zone has any,
+  // the run is the rest of the track (below) without looking the zone up.
+  if (rules_.sparing == SparingScheme::None && slips_.empty() && defects_.empty()) return n;
   auto it = std::upper_bound(zone_first_lbn_.begin(), zone_first_lbn_.end(), lbn) - 1;
   const Zone& z = zones_[static_cast<std::size_t>(it - zone_first_lbn_.begin())];
   // Without spares, slips or defects the zone's blocks sit on consecutive sectors, track after

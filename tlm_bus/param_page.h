@@ -332,15 +332,19 @@ Time positioning_seek(std::uint32_t distance, bool head_change, const SeekFn& se
 /// of the slot after it, so that back-to-back passes agree with rotational_wait()). Block j of a track's run ends at
 /// run_start + sectors_time(slot + j + 1) - sectors_time(slot). The contract the read channel's
 /// transfers and the firmware's host-interface timing share (docs/models/cache.md).
-template <class SeekFn, class OnTrack>
-Time media_pass(const DiskGeometry& geometry, std::uint64_t lbn, std::uint64_t blocks, Time start, Time phase_origin,
-                Time period, const SeekFn& seek, Time settle, Time head_switch, Time write_settle, OnTrack&& on_track) {
+///
+/// media_pass_located() is the same pass with `locate(lbn)` in place of geometry.locate(lbn): a
+/// caller that memoises the geometry's addresses (DiskPredictor::locate) passes its memo.
+template <class LocateFn, class SeekFn, class OnTrack>
+Time media_pass_located(const DiskGeometry& geometry, const LocateFn& locate, std::uint64_t lbn, std::uint64_t blocks,
+                        Time start, Time phase_origin, Time period, const SeekFn& seek, Time settle, Time head_switch,
+                        Time write_settle, OnTrack&& on_track) {
   Time t = start;
   std::uint64_t next = lbn;
   std::uint64_t done = 0;
   PhysicalAddress prev{};
   while (done < blocks) {
-    const PhysicalAddress a = geometry.locate(next);
+    const PhysicalAddress a = locate(next);
     if (done > 0) {
       const std::uint32_t d = a.cylinder > prev.cylinder ? a.cylinder - prev.cylinder : prev.cylinder - a.cylinder;
       t += positioning_seek(d, a.head != prev.head, seek, settle, head_switch, write_settle);
@@ -357,6 +361,25 @@ Time media_pass(const DiskGeometry& geometry, std::uint64_t lbn, std::uint64_t b
   return t;
 }
 
+template <class SeekFn, class OnTrack>
+Time media_pass(const DiskGeometry& geometry, std::uint64_t lbn, std::uint64_t blocks, Time start, Time phase_origin,
+                Time period, const SeekFn& seek, Time settle, Time head_switch, Time write_settle, OnTrack&& on_track) {
+  return media_pass_located(
+      geometry, [&geometry](std::uint64_t x) { return geometry.locate(x); }, lbn, blocks, start, phase_origin, period,
+      seek, settle, head_switch, write_settle, on_track);
+}
+
+/// The on_track callback of media_pass() that calls on_block(index in the pass, time the block has
+/// passed under the head) for each block of the run in order.
+template <class OnBlock>
+auto block_ends_of_runs(Time period, OnBlock& on_block) {
+  return [period, &on_block](const PhysicalAddress& a, std::uint64_t index, std::uint64_t k, Time run_start) {
+    const Time base = sectors_time(period, a.slot, a.sectors_per_track);
+    for (std::uint64_t j = 0; j < k; ++j)
+      on_block(index + j, run_start + sectors_time(period, a.slot + j + 1, a.sectors_per_track) - base);
+  };
+}
+
 /// media_pass() block by block: calls on_block(index in the pass, time the block has passed under
 /// the head) for each block in order; returns the pass's end.
 template <class SeekFn, class OnBlock>
@@ -364,12 +387,7 @@ Time media_block_ends(const DiskGeometry& geometry, std::uint64_t lbn, std::uint
                       Time phase_origin, Time period, const SeekFn& seek, Time settle, Time head_switch,
                       Time write_settle, OnBlock&& on_block) {
   return media_pass(geometry, lbn, blocks, start, phase_origin, period, seek, settle, head_switch, write_settle,
-                    [&](const PhysicalAddress& a, std::uint64_t index, std::uint64_t k, Time run_start) {
-                      const Time base = sectors_time(period, a.slot, a.sectors_per_track);
-                      for (std::uint64_t j = 0; j < k; ++j)
-                        on_block(index + j,
-                                 run_start + sectors_time(period, a.slot + j + 1, a.sectors_per_track) - base);
-                    });
+                    block_ends_of_runs(period, on_block));
 }
 
 }  // namespace drivevp

@@ -690,12 +690,13 @@ void DiskMediaDriver::program_transfer() {
   const std::size_t water = features_.cache.read_watermark(c.blocks);
   const auto refill = [&](std::size_t i) { return ready_[std::min(i + water - 1, ready_.size() - 1)]; };
   const Time prep = from_ms(bus.data_prep_ms);  // before each data phase
+  const Time other_reselect = from_ms(bus.other_reselect_ms) + prep;
   Time e = command_time_ + prep + b * read_.hit_blocks;
   for (std::size_t i = 0; i < ready_.size(); ++i) {
     if (i == 0 && read_.hit_blocks == 0)
       e = std::max(e, refill(0) + from_ms(bus.first_reselect_ms) + prep);  // reconnects after the seek
     else if (ready_[i] > e)
-      e = bus.hold_bus_read ? ready_[i] : refill(i) + from_ms(bus.other_reselect_ms) + prep;  // waits, or disconnects
+      e = bus.hold_bus_read ? ready_[i] : refill(i) + other_reselect;  // waits, or disconnects
     e += b;
   }
   const Time requested_end = ready_.empty() ? Time{0} : ready_.back();
@@ -742,8 +743,7 @@ void DiskMediaDriver::feature_transfer_done() {
   // A read-ahead's command has completed already (its batch is gone): only the segment is left.
   if (state_ == State::Prefetching || batch_[index_].command.is_read()) {
     const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
-    const PhysicalAddress last = predictor_.locate(read_.media_lbn + blocks - 1);
-    head_ = {last.cylinder, last.head};
+    head_ = track_of_last(read_.media_lbn, blocks);
     if (cache_) cache_->filled(read_, blocks);
     media_done_ = true;
     if (state_ == State::Prefetching) finish_background();
@@ -795,8 +795,7 @@ void DiskMediaDriver::on_timer() {
       after = State::Prefetching;  // the read-ahead goes on after the completion
     } else {                       // the media read has ended: acknowledge it here, whether or not its handler ran
       services_.write_reg(kChIrqAck, 1, 4);
-      const PhysicalAddress last = predictor_.locate(read_.media_lbn + blocks - 1);
-      head_ = {last.cylinder, last.head};
+      head_ = track_of_last(read_.media_lbn, blocks);
       if (cache_) cache_->filled(read_, blocks);
       media_done_ = true;
     }
@@ -824,6 +823,15 @@ void DiskMediaDriver::complete_feature(State after) {
   services_.access_done(finished_);
 }
 
+HeadPosition DiskMediaDriver::track_of_last(std::uint64_t lbn, std::uint64_t blocks) const {
+  if (blocks > 0) {
+    const PhysicalAddress first = predictor_.locate(lbn);  // memoised: located for the seek
+    if (predictor_.geometry().run_blocks(lbn, blocks, first) == blocks) return {first.cylinder, first.head};
+  }
+  const PhysicalAddress last = predictor_.locate(lbn + blocks - 1);
+  return {last.cylinder, last.head};
+}
+
 void DiskMediaDriver::yield_background() {
   if (state_ != State::Prefetching || stop_requested_) return;
   stop_requested_ = true;
@@ -834,12 +842,16 @@ void DiskMediaDriver::yield_background() {
   }
   if (ahead_ == Ahead::Seeking) return;  // its seek ends, then it stops (ahead_seek_done)
   // The minimum read-ahead is read whatever arrives: stop once it has passed.
+  // A hit's read-ahead keeps its own minimum. A read's pass is program_transfer()'s (same first
+  // block, same start): its first ready_.size() block ends are in ready_ already; past them only
+  // the last one is computed.
   const bool ahead = ahead_ == Ahead::Reading;
   const SegmentedCache::ReadPlan& bg = ahead ? ahead_plan_ : read_;
-  Time earliest{0};
   const std::uint32_t keep =
       ahead ? ahead_keep_ : std::min(read_.media_blocks, read_.requested_media_blocks + features_.cache.min_read_ahead);
-  predictor_.block_ends(bg.media_lbn, keep, media_start_, [&](std::uint64_t, Time end) { earliest = end; });
+  const Time earliest = keep == 0                         ? Time{0}
+                        : !ahead && keep <= ready_.size() ? ready_[keep - 1]
+                                                          : predictor_.pass_end(bg.media_lbn, keep, media_start_);
   if (earliest > sim_now() + to_time(services_.offset())) {
     wake_at(Wake::Stop, earliest);
     return;

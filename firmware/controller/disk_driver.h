@@ -178,6 +178,9 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   /// (the driver stays busy in `after` when not Idle).
   void complete_feature(State after);
   void finish_background();
+  /// The track (cylinder, head) of block lbn + blocks - 1 of a media read from `lbn`: lbn's own
+  /// when the blocks are one run on its track (no mapping of the last block), else the geometry's.
+  HeadPosition track_of_last(std::uint64_t lbn, std::uint64_t blocks) const;
 
   /// The cache's view of the layout (SegmentedCache::set_layout): the predictor's geometry.
   class GeometryLayout : public TrackLayout {

@@ -208,10 +208,15 @@ void ReadChannel::stop(const sc_core::sc_time& delay) {
   if (!transferring_ || op_write_) return;
   // The block under the head completes: the transfer ends at the first block boundary >= at.
   std::uint32_t k = blocks_passed(at);
-  if (k < count_ && (k == 0 || plan_prefix(k).transfer_end < at)) ++k;
   if (k >= count_) return;
+  Plan cut;
+  if (k > 0) cut = plan_prefix(k);
+  if (k == 0 || cut.transfer_end < at) {  // the block under the head: one more
+    if (++k >= count_) return;
+    cut = plan_prefix(k);
+  }
   count_ = k;
-  plan_ = plan_prefix(count_);
+  plan_ = cut;
   actuator_.follow_transfer(plan_.transfer_end, plan_.end_cylinder, plan_.end_head);
   const sc_core::sc_time due = to_sc(plan_.transfer_end - sim_now());
   transfer_done_irq.raise(due);  // earlier than the pending one: it replaces it
