@@ -25,6 +25,7 @@ Controller::Controller(sc_core::sc_module_name name, const ControllerParams& par
   if (!driver_) throw std::invalid_argument("Controller: the media driver factory built no driver");
   inline_doorbell_ = tracer == nullptr && driver_->serves_doorbell_inline();
   queue_dmi_ = tracer == nullptr;
+  traced_ = tracer != nullptr;
   host_socket.register_b_transport(this, &Controller::host_transport);
   bus.register_invalidate_direct_mem_ptr(this, &Controller::invalidate_dmi);
   regs_.add("VERSION", amap::kRegVersion, 4, [] { return std::uint64_t{1}; });

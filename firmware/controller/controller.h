@@ -115,6 +115,7 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   sc_core::sc_time& offset() override { return offset_; }
   void dma(const Command& command, bool to_host, std::size_t bytes, std::uint64_t buffer_offset = 0) override;
   std::optional<Time> dmi_write_latency() const override { return dmi_write_latency_; }
+  bool transactions_observed() const override { return traced_; }
   void set_media_state(std::uint8_t state) override { state_trace_ = state; }
   void access_done(const std::vector<MediaResult>& results) override;
   void reposition_done() override;
@@ -142,6 +143,7 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   /// DMI to host memory (granted latency = the router's, so the same times; traced runs keep the
   /// bus transactions, which the router's waveform counters show). Off after a refusal.
   bool queue_dmi_ = false;
+  bool traced_ = false;           ///< the run writes waveforms (ControllerServices::transactions_observed)
   tlm::tlm_dmi sq_dmi_, cq_dmi_;  ///< host memory of the submission and completion queues
   bool sq_dmi_valid_ = false, cq_dmi_valid_ = false;
   /// The earliest delay at which the running handler raised the completion interrupt, held back

@@ -129,27 +129,36 @@ MemsDevice::MemsDevice(sc_core::sc_module_name name, const mems::MemsParams& par
                     grow_buffer(count_);
                     command(a.command, regs_.access_delay());  // COMMAND
                   });
+  // The done burst (IRQ_ACK: STATUS, then acknowledge; the access's log) and the sled's position
+  // (SLED_X_NM, SLED_Y_NM, SLED_Y_DIRECTION), each alone and the two together (adjacent).
+  const auto done = [this](unsigned char* data) {
+    mems_regs::AccessDoneBurst b;
+    b.status = static_cast<std::uint32_t>(status(now_at()));
+    acknowledge();
+    b.access_start_ps = static_cast<std::uint64_t>(access_start_.count());
+    b.positioning_end_ps = static_cast<std::uint64_t>(positioning_end_.count());
+    b.access_end_ps = static_cast<std::uint64_t>(access_end_.count());
+    b.startup_ps = static_cast<std::uint64_t>(startup_.count());
+    b.rows = rows_;
+    b.runs = runs_;
+    std::memcpy(data, &b, sizeof b);
+  };
+  const auto sled = [this](unsigned char* data) {
+    const mems::SledState s = sled_state(now_at());
+    mems_regs::SledBurst b{};
+    b.x_nm = s.x_nm;
+    b.y_nm = s.y_nm;
+    b.y_direction = static_cast<std::int32_t>(s.y_direction);
+    std::memcpy(data, &b, offsetof(mems_regs::SledBurst, active_tips));
+  };
   regs_.add_burst(r::kIrqAck, sizeof(mems_regs::AccessDoneBurst), true,
-                  [this](unsigned char* data, tlm::tlm_generic_payload&) {
-                    mems_regs::AccessDoneBurst b;
-                    b.status = static_cast<std::uint32_t>(status(now_at()));  // IRQ_ACK: STATUS, then acknowledge
-                    acknowledge();
-                    b.access_start_ps = static_cast<std::uint64_t>(access_start_.count());
-                    b.positioning_end_ps = static_cast<std::uint64_t>(positioning_end_.count());
-                    b.access_end_ps = static_cast<std::uint64_t>(access_end_.count());
-                    b.startup_ps = static_cast<std::uint64_t>(startup_.count());
-                    b.rows = rows_;
-                    b.runs = runs_;
-                    std::memcpy(data, &b, sizeof b);
-                  });
+                  [done](unsigned char* data, tlm::tlm_generic_payload&) { done(data); });
   regs_.add_burst(r::kSledXNm, offsetof(mems_regs::SledBurst, active_tips), true,
-                  [this](unsigned char* data, tlm::tlm_generic_payload&) {
-                    const mems::SledState s = sled_state(now_at());  // SLED_X_NM, SLED_Y_NM, SLED_Y_DIRECTION
-                    mems_regs::SledBurst b{};
-                    b.x_nm = s.x_nm;
-                    b.y_nm = s.y_nm;
-                    b.y_direction = static_cast<std::int32_t>(s.y_direction);
-                    std::memcpy(data, &b, offsetof(mems_regs::SledBurst, active_tips));
+                  [sled](unsigned char* data, tlm::tlm_generic_payload&) { sled(data); });
+  regs_.add_burst(r::kIrqAck, sizeof(mems_regs::DoneSledBurst), true,
+                  [done, sled](unsigned char* data, tlm::tlm_generic_payload&) {
+                    done(data);
+                    sled(data + offsetof(mems_regs::DoneSledBurst, x_nm));
                   });
   if (tracer && tracer->enabled(TraceGroup::Sled)) {
     const std::string p = std::string(basename()) + ".sled";
