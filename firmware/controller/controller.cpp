@@ -1,6 +1,7 @@
 #include "firmware/controller/controller.h"
 
 #include <algorithm>
+#include <cstring>
 #include <sstream>
 #include <utility>
 
@@ -23,6 +24,8 @@ Controller::Controller(sc_core::sc_module_name name, const ControllerParams& par
   driver_ = make_driver(*this);  // a child module: built while this one is under construction
   if (!driver_) throw std::invalid_argument("Controller: the media driver factory built no driver");
   inline_doorbell_ = tracer == nullptr && driver_->serves_doorbell_inline();
+  queue_dmi_ = tracer == nullptr;
+  traced_ = tracer != nullptr;
   host_socket.register_b_transport(this, &Controller::host_transport);
   bus.register_invalidate_direct_mem_ptr(this, &Controller::invalidate_dmi);
   regs_.add("VERSION", amap::kRegVersion, 4, [] { return std::uint64_t{1}; });
@@ -133,7 +136,13 @@ SchedulingContext Controller::context(Time at) const {
 void Controller::fetch() {
   while (sq_head_ != sq_tail_ && held_ < params_.queue_depth) {
     amap::SubmissionEntry e;
-    bus_access(tlm::TLM_READ_COMMAND, amap::kHostMem + amap::kHostSq + sq_head_ * sizeof e, &e, sizeof e);
+    const std::uint64_t at = amap::kHostMem + amap::kHostSq + sq_head_ * sizeof e;
+    if (const std::uint8_t* p = host_queue(sq_dmi_, sq_dmi_valid_, at, sizeof e)) {
+      offset_ += sq_dmi_.get_read_latency();  // the router's latency, as the transaction's
+      std::memcpy(&e, p, sizeof e);
+    } else {
+      bus_access(tlm::TLM_READ_COMMAND, at, &e, sizeof e);
+    }
     sq_head_ = (sq_head_ + 1) % (params_.queue_depth + 1);
     ++held_;
     data_address_[e.command.tag % params_.queue_depth] = e.data_address;
@@ -227,8 +236,28 @@ std::uint8_t* Controller::channel_buffer(std::size_t bytes) {
   return dmi_.get_dmi_ptr() + (amap::kChannelBuffer - dmi_.get_start_address());
 }
 
+std::uint8_t* Controller::host_queue(tlm::tlm_dmi& dmi, bool& valid, std::uint64_t address, std::size_t bytes) {
+  if (!queue_dmi_) return nullptr;
+  const std::uint64_t last = address + bytes - 1;
+  if (!valid || dmi.get_start_address() > address || dmi.get_end_address() < last) {
+    tlm::tlm_generic_payload t;
+    t.set_command(tlm::TLM_READ_COMMAND);
+    t.set_address(address);
+    t.set_data_length(static_cast<unsigned>(bytes));
+    valid = bus->get_direct_mem_ptr(t, dmi) && dmi.is_read_write_allowed() && dmi.get_start_address() <= address &&
+            dmi.get_end_address() >= last;
+    if (!valid) {
+      queue_dmi_ = false;  // not granted: the queues go over the bus from now on
+      return nullptr;
+    }
+  }
+  return dmi.get_dmi_ptr() + (address - dmi.get_start_address());
+}
+
 void Controller::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   if (start <= dmi_.get_end_address() && end >= dmi_.get_start_address()) dmi_valid_ = false;
+  if (start <= sq_dmi_.get_end_address() && end >= sq_dmi_.get_start_address()) sq_dmi_valid_ = false;
+  if (start <= cq_dmi_.get_end_address() && end >= cq_dmi_.get_start_address()) cq_dmi_valid_ = false;
 }
 
 void Controller::dma(const Command& command, bool to_host, std::size_t bytes, std::uint64_t buffer_offset) {
@@ -281,7 +310,13 @@ void Controller::post_completion(const Command& command, const amap::ServiceLog&
   const std::uint32_t cq_size = params_.queue_depth + 1;  // one more than the commands in flight
   if ((cq_tail_ + 1) % cq_size == cq_head_)
     SC_REPORT_ERROR(name(), "completion queue overflow: the host did not consume completions");
-  bus_access(tlm::TLM_WRITE_COMMAND, amap::kHostMem + amap::kHostCq + cq_tail_ * sizeof c, &c, sizeof c);
+  const std::uint64_t at = amap::kHostMem + amap::kHostCq + cq_tail_ * sizeof c;
+  if (std::uint8_t* p = host_queue(cq_dmi_, cq_dmi_valid_, at, sizeof c)) {
+    offset_ += cq_dmi_.get_write_latency();  // the router's latency, as the transaction's
+    std::memcpy(p, &c, sizeof c);
+  } else {
+    bus_access(tlm::TLM_WRITE_COMMAND, at, &c, sizeof c);
+  }
   cq_tail_ = (cq_tail_ + 1) % cq_size;
   --held_;
   ++completed_;

@@ -102,6 +102,9 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   SchedulingContext context(Time at) const;
   /// Pointer to the sector buffer through DMI, covering `bytes`; null when not granted.
   std::uint8_t* channel_buffer(std::size_t bytes);
+  /// Pointer to `bytes` of a host queue (submission or completion) at bus address `address`
+  /// through DMI `dmi` (requested when not `valid`); null when queue DMI is off or not granted.
+  std::uint8_t* host_queue(tlm::tlm_dmi& dmi, bool& valid, std::uint64_t address, std::size_t bytes);
   void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
   // ControllerServices (media_driver.h). Bus helpers: every access annotates offset_ and checks
   // the response.
@@ -112,6 +115,7 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   sc_core::sc_time& offset() override { return offset_; }
   void dma(const Command& command, bool to_host, std::size_t bytes, std::uint64_t buffer_offset = 0) override;
   std::optional<Time> dmi_write_latency() const override { return dmi_write_latency_; }
+  bool transactions_observed() const override { return traced_; }
   void set_media_state(std::uint8_t state) override { state_trace_ = state; }
   void access_done(const std::vector<MediaResult>& results) override;
   void reposition_done() override;
@@ -135,6 +139,13 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   /// (MediaDriver::serves_doorbell_inline).
   bool inline_doorbell_ = false;
   bool in_handler_ = false;  ///< an inline doorbell is being served (no nesting)
+  /// Untraced runs: the submission entries are read and the completion entries written through
+  /// DMI to host memory (granted latency = the router's, so the same times; traced runs keep the
+  /// bus transactions, which the router's waveform counters show). Off after a refusal.
+  bool queue_dmi_ = false;
+  bool traced_ = false;           ///< the run writes waveforms (ControllerServices::transactions_observed)
+  tlm::tlm_dmi sq_dmi_, cq_dmi_;  ///< host memory of the submission and completion queues
+  bool sq_dmi_valid_ = false, cq_dmi_valid_ = false;
   /// The earliest delay at which the running handler raised the completion interrupt, held back
   /// until the handler's end (only with inline doorbells and a host that serves the line directly).
   std::optional<sc_core::sc_time> completion_due_;

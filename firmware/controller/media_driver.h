@@ -57,6 +57,10 @@ class ControllerServices {
   /// The write latency of the sector buffer's latest DMI grant; none before a grant or after a
   /// refusal (the data DMA then takes two bus transactions).
   virtual std::optional<Time> dmi_write_latency() const = 0;
+  /// True when each bus transaction is observed (a traced run: the router's waveform counters
+  /// show every one): the driver then issues each access as its own transaction. False lets it
+  /// read adjacent registers in one burst when it spends the time of the separate reads.
+  virtual bool transactions_observed() const { return true; }
   /// Sets the traced media state ("firmware.state"; values index MediaDriver::state_names()).
   virtual void set_media_state(std::uint8_t state) = 0;
   /// The media access of a Serve decision ended: posts one completion entry per result, in the

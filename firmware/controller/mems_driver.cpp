@@ -139,13 +139,27 @@ void MemsMediaDriver::reposition(const Decision& decision) {
 void MemsMediaDriver::on_done() {
   if (!done_.take()) return;
   services_.reset_offset();
-  // One burst from IRQ_ACK (read: status, then acknowledge) and the access's log.
-  mems_regs::AccessDoneBurst ack{};
-  services_.bus_access(tlm::TLM_READ_COMMAND, kIrqAck, &ack, sizeof ack);
+  // One burst from IRQ_ACK (read: status, then acknowledge) and the access's log; then, unless
+  // the device reports an error, the sled's position (read_sled()). When the transactions are not
+  // observed the two adjacent bursts are read as one and the second read's bus access time is
+  // spent on the offset: the same values (the device is idle after its done interrupt, so the
+  // sled's registers read the same one bus access later) and the same times.
+  mems_regs::DoneSledBurst both{};
+  const bool merged = !services_.transactions_observed();
+  if (merged)
+    services_.bus_access(tlm::TLM_READ_COMMAND, kIrqAck, &both, sizeof both);
+  else
+    services_.bus_access(tlm::TLM_READ_COMMAND, kIrqAck, &both.done, sizeof both.done);
+  const mems_regs::AccessDoneBurst& ack = both.done;
   if (state_ == State::Idle) return;  // not expected: acknowledged above
   const bool error = (ack.status & mems_regs::kStatusError) != 0;
   if (!error) {
-    read_sled();
+    if (merged) {
+      services_.offset() += to_sc(bus_access_time_);
+      sled_.state = {both.x_nm, both.y_nm, both.y_direction < 0 ? -1 : +1};
+    } else {
+      read_sled();
+    }
     sled_.idle_since = Time{static_cast<std::int64_t>(ack.access_end_ps)};
   }
   if (state_ == State::Repositioning) {

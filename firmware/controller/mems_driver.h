@@ -27,7 +27,9 @@ namespace drivevp {
 ///     COUNT = the blocks of all entries (sizing the sector buffer), each write's data DMA into its
 ///     slot (offset 512 x the blocks of the entries before it), and COMMAND = kCmdBatch;
 ///  3. done interrupt: one burst read from IRQ_ACK (status, acknowledge, the access's times), one
-///     burst read of the sled's state (where the next positioning starts); each read's data DMA
+///     burst read of the sled's state (where the next positioning starts; when the transactions
+///     are not observed, ControllerServices::transactions_observed(), the two are read as one
+///     burst and the second read's bus access time is spent on the offset); each read's data DMA
 ///     from its slot to the host; the access ends (ControllerServices::access_done), every command
 ///     with the same service log times: seek = ACCESS_START_PS .. POSITIONING_END_PS (startup and
 ///     first positioning), transfer = POSITIONING_END_PS .. ACCESS_END_PS; log cylinder / head =

@@ -35,6 +35,7 @@ Host::Host(sc_core::sc_module_name name, const HostParams& params, std::uint32_t
   const std::uint32_t tags = params_.closed_loop ? params_.outstanding : queue_depth;
   for (std::uint32_t t = tags; t-- > 0;) free_tags_.push_back(t);  // pop_back gives tag 0 first
   memory.register_b_transport(this, &Host::memory_transport);
+  memory.register_get_direct_mem_ptr(this, &Host::memory_dmi);
   SC_HAS_PROCESS(Host);
   SC_METHOD(on_submit);
   sensitive << submit_event_;
@@ -262,6 +263,34 @@ void Host::memory_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) 
   // false: no read is checked, nothing else reads host memory): the transaction is accepted
   // and timed as any other, the bytes are not kept.
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace drivevp
+
+namespace drivevp {
+
+bool Host::memory_dmi(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+  const std::uint64_t off = trans.get_address();
+  std::uint8_t* base = nullptr;
+  std::uint64_t start = 0, size = 0;
+  if (off >= amap::kHostData) return false;
+  if (off >= amap::kHostCq) {
+    base = reinterpret_cast<std::uint8_t*>(cq_.data());
+    start = amap::kHostCq;
+    size = cq_.size() * sizeof(amap::CompletionEntry);
+  } else {
+    base = reinterpret_cast<std::uint8_t*>(sq_.data());
+    start = amap::kHostSq;
+    size = sq_.size() * sizeof(amap::SubmissionEntry);
+  }
+  if (off - start >= size) return false;
+  dmi.set_dmi_ptr(base);
+  dmi.set_start_address(start);
+  dmi.set_end_address(start + size - 1);
+  dmi.allow_read_write();
+  dmi.set_read_latency(sc_core::SC_ZERO_TIME);
+  dmi.set_write_latency(sc_core::SC_ZERO_TIME);
+  return true;
 }
 
 }  // namespace drivevp

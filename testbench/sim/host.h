@@ -73,6 +73,10 @@ class Host : public sc_core::sc_module {
  private:
   void start_of_simulation() override;
   void memory_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  /// DMI to the submission or the completion queue (each a fixed array: never moves), zero
+  /// latency; refused for the data buffers (their accesses stay transactions: see
+  /// memory_transport).
+  bool memory_dmi(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void on_submit();
   void on_completion();
   /// The completion handler's work, at now + `delay` (the completion interrupt's time): delay 0

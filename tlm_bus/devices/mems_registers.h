@@ -107,6 +107,13 @@ struct SledBurst {
   std::uint32_t startups;
   std::uint64_t energy_nj;
 };
+/// The done burst and the sled's position in one read burst at kIrqAck (the two are adjacent).
+struct DoneSledBurst {
+  AccessDoneBurst done;
+  std::int64_t x_nm;
+  std::int64_t y_nm;
+  std::int32_t y_direction;
+};
 /// One entry of the batch table (kBatchTable + 16 * i).
 struct BatchEntry {
   std::uint64_t lbn;
@@ -125,6 +132,10 @@ static_assert(offsetof(AccessDoneBurst, access_end_ps) == kAccessEndPs - kIrqAck
 static_assert(offsetof(AccessDoneBurst, startup_ps) == kStartupPs - kIrqAck);
 static_assert(offsetof(AccessDoneBurst, rows) == kRows - kIrqAck);
 static_assert(offsetof(AccessDoneBurst, runs) == kRuns - kIrqAck);
+static_assert(offsetof(DoneSledBurst, x_nm) == kSledXNm - kIrqAck);
+static_assert(offsetof(DoneSledBurst, y_nm) == kSledYNm - kIrqAck);
+static_assert(offsetof(DoneSledBurst, y_direction) == kSledYDirection - kIrqAck);
+static_assert(sizeof(DoneSledBurst) == kSledYDirection + 4 - kIrqAck);
 static_assert(sizeof(TargetBurst) == kTargetCell + 4 - kTargetSled);
 static_assert(offsetof(TargetBurst, cylinder) == kTargetCylinder - kTargetSled);
 static_assert(offsetof(TargetBurst, column) == kTargetColumn - kTargetSled);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -37,17 +38,47 @@ class RegisterBank {
     known_count_ = 0;  // a new register can change a burst's validity
   }
 
+  /// Serves a whole burst: called with the access's data and payload (the access's delay through
+  /// access_delay()) instead of each register's reader or writer.
+  using BurstServer = std::function<void(unsigned char* data, tlm::tlm_generic_payload& trans)>;
+  /// Serves the burst of `length` bytes at `offset` in direction `read` (a hot path of the
+  /// device's driver) through `serve` in one call. `serve` must do exactly what the registers'
+  /// readers or writers would, in address order (reserved words of a read burst read as 0). The
+  /// burst must be valid over the registers already added: std::logic_error otherwise.
+  void add_burst(std::uint64_t offset, std::uint64_t length, bool read, BurstServer serve) {
+    const Reg* first = at(offset);
+    bool ok = first != nullptr && length > first->width;
+    for (std::uint64_t o = offset; ok && o < offset + length;) {
+      const Reg* r = at(o);
+      if (!r) {
+        ok = read && o + 4 <= offset + length;
+        o += 4;
+        continue;
+      }
+      ok = o + r->width <= offset + length && (read || r->write);
+      o += r->width;
+    }
+    if (!ok) throw std::logic_error("RegisterBank::add_burst: not a valid burst over the registers");
+    bursts_.push_back({offset, length, read, std::move(serve)});
+  }
+
   /// Serves one access at `offset` (relative to the bank) whose annotated delay is `delay`
   /// (callbacks read it through access_delay()). Returns true if a register matched.
   bool access(tlm::tlm_generic_payload& trans, std::uint64_t offset, const sc_core::sc_time& delay) {
     delay_ = &delay;
+    const std::uint64_t length = trans.get_data_length();
+    const bool read = trans.is_read();
+    for (const Burst& b : bursts_)
+      if (b.offset == offset && b.length == length && b.read == read) {
+        b.serve(trans.get_data_ptr(), trans);
+        trans.set_response_status(tlm::TLM_OK_RESPONSE);
+        return true;
+      }
     const Reg* first = at(offset);
     if (!first) {
       trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return false;
     }
-    const std::uint64_t length = trans.get_data_length();
-    const bool read = trans.is_read();
     if (length != first->width && !known_good(offset, length, read)) {  // a burst: check it before acting
       for (std::uint64_t o = offset; o < offset + length;) {
         const Reg* r = at(o);
@@ -136,9 +167,14 @@ class RegisterBank {
   }
   // Bursts found valid (the registers do not change after elaboration, so a burst's check
   // gives the same answer every time): a few recent (offset, length, direction), checked first.
-  struct Burst {
+  struct Known {
     std::uint64_t offset = 0, length = 0;
     bool read = false;
+  };
+  struct Burst {
+    std::uint64_t offset, length;
+    bool read;
+    BurstServer serve;
   };
   static constexpr std::size_t kKnownBursts = 8;
   bool known_good(std::uint64_t offset, std::uint64_t length, bool read) const {
@@ -153,7 +189,8 @@ class RegisterBank {
   }
   std::vector<Reg> regs_;
   std::vector<int> by_word_;  ///< register index by offset / 4, -1 where none starts
-  Burst known_[kKnownBursts];
+  Known known_[kKnownBursts];
+  std::vector<Burst> bursts_;  ///< add_burst(), checked first
   std::size_t known_count_ = 0, known_next_ = 0;
   const sc_core::sc_time* delay_ = &sc_core::SC_ZERO_TIME;
 };

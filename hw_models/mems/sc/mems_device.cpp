@@ -118,6 +118,48 @@ MemsDevice::MemsDevice(sc_core::sc_module_name name, const mems::MemsParams& par
         n + "_OP", at + offsetof(mems_regs::BatchEntry, op), 4, [&e] { return std::uint64_t{e.op}; },
         [&e](std::uint64_t v, tlm::tlm_generic_payload&) { e.op = static_cast<std::uint32_t>(v); });
   }
+  // The firmware's three bursts of every access (firmware/controller/mems_driver.cpp), each served
+  // in one call doing what the registers above do in address order.
+  regs_.add_burst(r::kLbn, sizeof(mems_regs::AccessBurst), false,
+                  [this](unsigned char* data, tlm::tlm_generic_payload&) {
+                    mems_regs::AccessBurst a;
+                    std::memcpy(&a, data, sizeof a);
+                    lbn_ = a.lbn;      // LBN
+                    count_ = a.count;  // COUNT
+                    grow_buffer(count_);
+                    command(a.command, regs_.access_delay());  // COMMAND
+                  });
+  // The done burst (IRQ_ACK: STATUS, then acknowledge; the access's log) and the sled's position
+  // (SLED_X_NM, SLED_Y_NM, SLED_Y_DIRECTION), each alone and the two together (adjacent).
+  const auto done = [this](unsigned char* data) {
+    mems_regs::AccessDoneBurst b;
+    b.status = static_cast<std::uint32_t>(status(now_at()));
+    acknowledge();
+    b.access_start_ps = static_cast<std::uint64_t>(access_start_.count());
+    b.positioning_end_ps = static_cast<std::uint64_t>(positioning_end_.count());
+    b.access_end_ps = static_cast<std::uint64_t>(access_end_.count());
+    b.startup_ps = static_cast<std::uint64_t>(startup_.count());
+    b.rows = rows_;
+    b.runs = runs_;
+    std::memcpy(data, &b, sizeof b);
+  };
+  const auto sled = [this](unsigned char* data) {
+    const mems::SledState s = sled_state(now_at());
+    mems_regs::SledBurst b{};
+    b.x_nm = s.x_nm;
+    b.y_nm = s.y_nm;
+    b.y_direction = static_cast<std::int32_t>(s.y_direction);
+    std::memcpy(data, &b, offsetof(mems_regs::SledBurst, active_tips));
+  };
+  regs_.add_burst(r::kIrqAck, sizeof(mems_regs::AccessDoneBurst), true,
+                  [done](unsigned char* data, tlm::tlm_generic_payload&) { done(data); });
+  regs_.add_burst(r::kSledXNm, offsetof(mems_regs::SledBurst, active_tips), true,
+                  [sled](unsigned char* data, tlm::tlm_generic_payload&) { sled(data); });
+  regs_.add_burst(r::kIrqAck, sizeof(mems_regs::DoneSledBurst), true,
+                  [done, sled](unsigned char* data, tlm::tlm_generic_payload&) {
+                    done(data);
+                    sled(data + offsetof(mems_regs::DoneSledBurst, x_nm));
+                  });
   if (tracer && tracer->enabled(TraceGroup::Sled)) {
     const std::string p = std::string(basename()) + ".sled";
     const TraceGroup g = TraceGroup::Sled;

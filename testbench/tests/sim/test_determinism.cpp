@@ -89,10 +89,11 @@ TEST_CASE("sim: Replaying the same trace twice writes identical outputs includin
 TEST_CASE("sim: A MEMS run writes the same requests.csv traced and untraced (doorbells served inline or as events)",
           "[sim][determinism][mems]") {
   // Untraced, the controller serves a doorbell inside the host's SQ_TAIL write when nothing else
-  // can run first (Controller::ring); traced, always one timed event later. The simulated times
-  // must not depend on which: every row, open loop and closed loop (where doorbells ring from
-  // the host's completion handler, next to other activity), reads and writes with their data
-  // checked.
+  // can run first (Controller::ring); traced, always one timed event later. Untraced, it also
+  // reaches the host's queues through DMI and the MEMS driver reads its done burst and the sled's
+  // position as one burst (traced: bus transactions, two reads). The simulated times must not
+  // depend on which: every row, open loop and closed loop (where doorbells ring from the host's
+  // completion handler, next to other activity), reads and writes with their data checked.
   TempDir dir("mems-inline-doorbell");
   const fs::path scenario = dir / "scenario.toml";
   write_text(scenario,

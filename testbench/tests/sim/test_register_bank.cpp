@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <vector>
 
 #include <catch2/catch_test_macros.hpp>
@@ -91,4 +92,43 @@ TEST_CASE("sim: Register bank answers each malformed access with its error", "[s
   CHECK(bank.access(tlm::TLM_WRITE_COMMAND, 0x00, buf, 20) == tlm::TLM_BURST_ERROR_RESPONSE);
   CHECK(bank.access(tlm::TLM_WRITE_COMMAND, 0x10, buf, 4) == tlm::TLM_COMMAND_ERROR_RESPONSE);
   CHECK(bank.writes.empty());
+}
+
+TEST_CASE("sim: Register bank serves an added burst in one call and refuses an invalid one", "[sim][bus][registers]") {
+  Bank bank;
+  int calls = 0;
+  bank.regs.add_burst(0x00, 12, false, [&](unsigned char* data, tlm::tlm_generic_payload&) {
+    ++calls;
+    std::uint32_t a = 0;
+    std::uint64_t b = 0;
+    std::memcpy(&a, data, 4);
+    std::memcpy(&b, data + 4, 8);
+    bank.a = a;
+    bank.b = b;
+  });
+  unsigned char out[12];
+  const std::uint32_t na = 5;
+  const std::uint64_t nb = 6;
+  std::memcpy(out, &na, 4);
+  std::memcpy(out + 4, &nb, 8);
+  REQUIRE(bank.access(tlm::TLM_WRITE_COMMAND, 0x00, out, 12) == tlm::TLM_OK_RESPONSE);
+  CHECK(calls == 1);
+  CHECK(bank.a == 5);
+  CHECK(bank.b == 6);
+  CHECK(bank.writes.empty());  // the registers' writers were not called
+  // Other accesses still go register by register: the same burst as a read, a single register.
+  unsigned char in[12] = {};
+  REQUIRE(bank.access(tlm::TLM_READ_COMMAND, 0x00, in, 12) == tlm::TLM_OK_RESPONSE);
+  CHECK(calls == 1);
+  REQUIRE(bank.access(tlm::TLM_WRITE_COMMAND, 0x00, out, 4) == tlm::TLM_OK_RESPONSE);
+  CHECK(bank.writes == std::vector<std::uint64_t>{5});
+  // Not valid over the registers: a split register, a write over a reserved word or a read-only
+  // register, no register at the start, a single register.
+  auto none = [](unsigned char*, tlm::tlm_generic_payload&) {};
+  CHECK_THROWS_AS(bank.regs.add_burst(0x00, 8, true, none), std::logic_error);
+  CHECK_THROWS_AS(bank.regs.add_burst(0x00, 20, false, none), std::logic_error);
+  CHECK_THROWS_AS(bank.regs.add_burst(0x10, 8, false, none), std::logic_error);
+  CHECK_THROWS_AS(bank.regs.add_burst(0x0C, 8, true, none), std::logic_error);
+  CHECK_THROWS_AS(bank.regs.add_burst(0x04, 8, true, none), std::logic_error);
+  CHECK_NOTHROW(bank.regs.add_burst(0x00, 20, true, none));  // a read over the reserved word is valid
 }
