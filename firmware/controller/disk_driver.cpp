@@ -132,7 +132,10 @@ void DiskMediaDriver::serve(std::vector<MediaResult>& batch) {
   index_ = 0;
   if (features_.active()) {  // one command at a time through the cache and the interface
     merged_ = false;
-    if (ahead_ != Ahead::None && stop_ahead_for(&batch_[0].command)) return;  // finish_background starts it
+    if (ahead_ != Ahead::None && stop_ahead_for(&batch_[0].command)) {             // finish_background starts it
+      if (ahead_from_miss_) resume_at_ = sim_now() + to_time(services_.offset());  // its overhead's end
+      return;
+    }
     start_feature();
     return;
   }
@@ -344,6 +347,22 @@ bool DiskMediaDriver::extra_disconnect(const Command& c) const {
 
 Time DiskMediaDriver::command_overhead(const Command& first) {
   const InterfaceParams& bus = features_.interface;
+  if (ahead_ == Ahead::Reading && ahead_from_miss_ && state_ == State::Prefetching && !stop_requested_ &&
+      batch_.empty()) {
+    // A miss's read-ahead is running when the command arrives (DiskSim 4.0 disk_read_arrive,
+    // disk_buffer_stopable_access): the blocks it has read count as in the segment (BLOCKS_DONE,
+    // which also puts them in the buffer). A full hit on the segment is served while the
+    // read-ahead goes on (disk_buffer_attempt_access_swap); any other command stops it now, its
+    // overhead running meanwhile. Both accesses are part of the command overhead's firmware time.
+    const sc_core::sc_time local = services_.offset();
+    const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
+    cache_->filled(ahead_plan_, blocks);
+    services_.offset() = local;
+    if (!(first.is_read() && cache_->full_hit(first.lbn, first.blocks))) {
+      yield_background();
+      services_.offset() = local;
+    }
+  }
   // DiskSim counts a read's media activity (a hit's read-ahead too) from a read miss's overhead
   // (disk_read_arrive's overhead_done).
   miss_overhead_ = features_.overheads.enabled ? features_.overheads.select(Op::Read, false, previous_op_)
@@ -448,6 +467,7 @@ bool DiskMediaDriver::start_hit_read_ahead(Time deliver) {
                                                        keep_end - ahead_plan_.media_lbn, ahead_plan_.media_blocks))
                                                  : 0;
   stop_requested_ = false;
+  ahead_from_miss_ = false;
   // The seek starts once a read miss's overhead has passed since the hit arrived (DiskSim's
   // overhead_done), in parallel with the hit's own overhead and data phase.
   const Time at = std::max(overhead_start_ + miss_overhead_, sim_now());
@@ -541,11 +561,11 @@ void DiskMediaDriver::ahead_transfer_done() {
   services_.bus_access(tlm::TLM_READ_COMMAND, kChIrqAck, &done, sizeof done);
   if (!(done.status & disk_regs::kStatusError)) {
     const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
-    const PhysicalAddress last = predictor_.locate(ahead_plan_.media_lbn + blocks - 1);
-    head_ = {last.cylinder, last.head};
+    head_ = track_of_last(ahead_plan_.media_lbn, blocks);
     cache_->filled(ahead_plan_, blocks);
   }
   ahead_ = Ahead::None;
+  ahead_from_miss_ = false;
   if (state_ == State::Prefetching) finish_background();  // else the hit's data phase is still on
 }
 
@@ -793,7 +813,15 @@ void DiskMediaDriver::on_timer() {
     const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
     if (blocks < read_.media_blocks) {
       after = State::Prefetching;  // the read-ahead goes on after the completion
-    } else {                       // the media read has ended: acknowledge it here, whether or not its handler ran
+      if (cache_) {
+        // From now on it runs as a background read-ahead: a command arriving is dispatched at once
+        // and a full hit on its segment (with the blocks read so far) is served while it goes on.
+        ahead_ = Ahead::Reading;
+        ahead_from_miss_ = true;
+        ahead_plan_ = read_;
+        ahead_keep_ = std::min(read_.media_blocks, read_.requested_media_blocks + features_.cache.min_read_ahead);
+      }
+    } else {  // the media read has ended: acknowledge it here, whether or not its handler ran
       services_.write_reg(kChIrqAck, 1, 4);
       head_ = track_of_last(read_.media_lbn, blocks);
       if (cache_) cache_->filled(read_, blocks);
@@ -845,13 +873,16 @@ void DiskMediaDriver::yield_background() {
   // A hit's read-ahead keeps its own minimum. A read's pass is program_transfer()'s (same first
   // block, same start): its first ready_.size() block ends are in ready_ already; past them only
   // the last one is computed.
+  // A miss's read-ahead keeps its plan in ahead_plan_ once its command completed (read_ may since
+  // be a hit's); ready_ holds its requested blocks' ends.
   const bool ahead = ahead_ == Ahead::Reading;
   const SegmentedCache::ReadPlan& bg = ahead ? ahead_plan_ : read_;
   const std::uint32_t keep =
       ahead ? ahead_keep_ : std::min(read_.media_blocks, read_.requested_media_blocks + features_.cache.min_read_ahead);
-  const Time earliest = keep == 0                         ? Time{0}
-                        : !ahead && keep <= ready_.size() ? ready_[keep - 1]
-                                                          : predictor_.pass_end(bg.media_lbn, keep, media_start_);
+  const bool miss = !ahead || ahead_from_miss_;  // its pass is program_transfer()'s
+  const Time earliest = keep == 0                       ? Time{0}
+                        : miss && keep <= ready_.size() ? ready_[keep - 1]
+                                                        : predictor_.pass_end(bg.media_lbn, keep, media_start_);
   if (earliest > sim_now() + to_time(services_.offset())) {
     wake_at(Wake::Stop, earliest);
     return;
@@ -865,14 +896,20 @@ void DiskMediaDriver::finish_background() {
   ahead_timer_.cancel();
   ahead_wake_ = AheadWake::None;
   ahead_ = Ahead::None;
-  if (reposition_waiting_) {  // a Reposition waited for a hit's read-ahead to stop
+  ahead_from_miss_ = false;
+  if (reposition_waiting_) {
+    resume_at_.reset();  // a Reposition waited for a hit's read-ahead to stop
     const Decision d = *std::exchange(reposition_waiting_, std::nullopt);
     set_state(State::Idle);
     reposition(d);
     return;
   }
-  if (index_ < batch_.size()) {  // a later command of the same batch waited for the read-ahead
+  if (index_ < batch_.size()) {  // a command waited for the read-ahead (a later one of the same batch)
     set_state(State::Idle);
+    // A command that stopped a miss's read-ahead at its arrival starts once its overhead is spent.
+    const Time local = sim_now() + to_time(services_.offset());
+    if (resume_at_ && *resume_at_ > local) services_.offset() += to_sc(*resume_at_ - local);
+    resume_at_.reset();
     start_feature();
     return;
   }

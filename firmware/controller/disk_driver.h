@@ -58,8 +58,12 @@ namespace drivevp {
 ///    under the head (DiskPredictor::block_ends), reconnecting per first/other reselect overhead
 ///    and hold_bus_read. At the data phase's end (a firmware timer) the data is DMAed to the host
 ///    and, after the read completion overhead, the command completes; the read-ahead continues in
-///    the background (state Prefetching, busy) until the segment's read ends or a waiting command
-///    stops it (yield_background(): channel STOP once the minimum read-ahead has passed);
+///    the background (state Prefetching, not busy(), kept in ahead_plan_) until the segment's read
+///    ends or a command stops it. A command arriving meanwhile (command_overhead()) reads
+///    BLOCKS_DONE, counting the blocks read so far as in the segment (DiskSim's access swap): a
+///    full hit is served while the read-ahead goes on; any other command stops it at its arrival
+///    (yield_background(): channel STOP once the minimum read-ahead has passed) and starts after
+///    the later of the stop and its overhead;
 ///  - read-ahead on idle hit (CacheParams::read_ahead_on_idle_hit): a full hit served with no media
 ///    access in progress also reads ahead from its segment's end (SegmentedCache::
 ///    plan_hit_read_ahead), its seek starting a read miss's overhead after the hit's arrival (its
@@ -92,7 +96,8 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   /// The disk predictor itself (geometry, rotation period, command path).
   const DiskPredictor& disk_predictor() const { return predictor_; }
   MediaPosition position() const override { return DiskPredictor::position_of(head_); }
-  /// Idle, or only reading ahead after a full hit (CacheParams::read_ahead_on_idle_hit): DiskSim
+  /// Idle, or only reading ahead (after a miss, or after a full hit with
+  /// CacheParams::read_ahead_on_idle_hit): DiskSim
   /// serves a command arriving then at once (a full hit from the buffer while the read-ahead goes
   /// on; any other after stopping it, serve() waiting for that).
   bool busy() const override {
@@ -219,6 +224,11 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   Ahead ahead_ = Ahead::None;
   SegmentedCache::ReadPlan ahead_plan_;  ///< the read-ahead of a full hit (all of it read-ahead)
   std::uint32_t ahead_keep_ = 0;         ///< of its blocks, those a waiting command does not stop
+  /// ahead_plan_ is a miss's read-ahead going on after its command completed (not a hit's): a
+  /// command arriving sees the blocks read so far (command_overhead()) and, unless a full hit,
+  /// stops it at its arrival.
+  bool ahead_from_miss_ = false;
+  std::optional<Time> resume_at_;  ///< a command waiting for a miss's read-ahead to stop: its overhead's end
   sc_core::sc_event ahead_timer_;
   AheadWake ahead_wake_ = AheadWake::None;
   Time spent_overhead_{0};                      ///< the overhead command_overhead() gave the last command

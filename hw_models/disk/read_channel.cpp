@@ -43,8 +43,13 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
   regs_.add(
       "MARK", disk_regs::channel::kMark, 4, [this, u64] { return u64(mark_); },
       [this](std::uint64_t v, tlm::tlm_generic_payload&) { mark_ = static_cast<std::uint32_t>(v); });
-  regs_.add("BLOCKS_DONE", disk_regs::channel::kBlocksDone, 4,
-            [this, u64] { return u64(blocks_passed(sim_now() + to_time(regs_.access_delay()))); });
+  regs_.add("BLOCKS_DONE", disk_regs::channel::kBlocksDone, 4, [this, u64] {
+    // A read's blocks that have passed are in the buffer once the firmware has looked (catch-up on
+    // access): the firmware may serve them before the transfer ends.
+    const std::uint32_t passed = blocks_passed(sim_now() + to_time(regs_.access_delay()));
+    deliver_passed(passed);
+    return u64(passed);
+  });
   regs_.add("COMMAND", disk_regs::channel::kCommand, 4, nullptr,
             [this](std::uint64_t v, tlm::tlm_generic_payload& trans) {
               // The firmware attaches the command being served: shown in waveforms as command_id.
@@ -223,13 +228,21 @@ void ReadChannel::stop(const sc_core::sc_time& delay) {
   if (transferring_.live()) done_event_.notify(due);
 }
 
+void ReadChannel::deliver_passed(std::uint32_t passed) {
+  if (!transferring_ || op_write_ || passed <= filled_) return;
+  std::uint8_t* data = buffer_.bytes.data() + buffer_offset_ * kBlockBytes;
+  store_.read(lbn_ + filled_, passed - filled_, data + filled_ * kBlockBytes);
+  filled_ = passed;
+  if (filled_ >= mark_) mark_copied_ = true;
+}
+
 void ReadChannel::catch_up(Time at) {
   if (!transferring_) return;
   std::uint8_t* data = buffer_.bytes.data() + buffer_offset_ * kBlockBytes;
   if (!mark_copied_ && at >= mark_end_) {  // the marked blocks are in the buffer early
     store_.read(lbn_, mark_, data);
     mark_copied_ = true;
-    filled_ = mark_;
+    filled_ = std::max<std::uint64_t>(filled_, mark_);
   }
   if (at < plan_.transfer_end) return;
   if (op_write_)

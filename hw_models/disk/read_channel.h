@@ -41,7 +41,8 @@ namespace drivevp {
 /// BUFFER_OFFSET 0x30 RW64 (blocks: the transfer's data is at that block of the sector buffer,
 /// which grows to BUFFER_OFFSET + COUNT blocks), MARK 0x38 RW32 (a read's first MARK blocks are in
 /// the buffer once they have passed under the head, before the whole transfer ends; 0: none),
-/// BLOCKS_DONE 0x3C RO32 (blocks the current or last transfer has passed, at the access's time),
+/// BLOCKS_DONE 0x3C RO32 (blocks the current or last transfer has passed, at the access's time; reading it
+/// during a read puts the blocks passed so far in the buffer: catch-up on access),
 /// COMMAND 3 = stop (a read in progress ends at the first block boundary at or after the
 /// command's time: the block under the head completes; the transfer-done interrupt moves there).
 class ReadChannel : public sc_core::sc_module {
@@ -56,6 +57,8 @@ class ReadChannel : public sc_core::sc_module {
   /// Brings the state up to time `at`: a transfer whose end is due has completed (data moved
   /// between the sector buffer and the store, heads on the last track).
   void catch_up(Time at);
+  /// A read in progress: its first `passed` blocks go into the buffer now (BLOCKS_DONE's read).
+  void deliver_passed(std::uint32_t passed);
   /// The media contents (set its mode before the simulation starts).
   BackingStore& store() { return store_; }
   const BackingStore& store() const { return store_; }

@@ -469,57 +469,67 @@ std::int64_t blocks_at_stop(std::int64_t ts, std::int64_t at) {
 }
 
 /// The command time of a read that arrived while a read-ahead ran (its doorbell handler fetched it:
-/// 2 accesses, then found the driver busy) and was dispatched at `dispatch` once the read-ahead had
-/// stopped: its overhead ran from when the controller found it waiting (DiskSim's overhead_done
-/// counts from the arrival), so only what is left of it follows the dispatch.
-std::int64_t command_after_stop(std::int64_t arrival, std::int64_t dispatch) {
-  return std::max(dispatch, arrival + 2 * kBus + kOverheadPs);
+/// 2 accesses, then dispatched it: not a full hit, it stops the read-ahead) once the read-ahead has
+/// stopped and its interrupt handler has run (`stopped`): its overhead ran from the dispatch
+/// (DiskSim's overhead_done counts from the arrival), so it starts at the later of the two.
+std::int64_t command_after_stop(std::int64_t arrival, std::int64_t stopped) {
+  return std::max(stopped, arrival + 2 * kBus + kOverheadPs);
 }
 
-TEST_CASE("cache: an arriving request stops the read-ahead at the block under the head", "[sim][cache][read-ahead]") {
-  // The second read (blocks 8..15) arrives 5 ms after the first one's media read began: its
-  // blocks are already in, the read-ahead is not finished. Doorbell and submission fetch (2),
-  // then the firmware writes the channel's STOP (1): it takes effect 30 ns after the arrival, the
-  // pass ends at the next block boundary; its interrupt handler reads the transfer burst and
-  // BLOCKS_DONE (2) and the controller dispatches the waiting read: a full hit, whose overhead
-  // has run since the fetch (command_after_stop).
-  TempDir dir("ra-stopped");
+TEST_CASE("cache: a read of blocks the read-ahead has read is a hit while the read-ahead goes on",
+          "[sim][cache][read-ahead]") {
+  // DiskSim's access swap (disk_buffer_stopable_access, disk_buffer_attempt_access_swap): the
+  // second read (blocks 8..15) arrives 5 ms after the first one's media read began, its blocks
+  // passed, the read-ahead not finished. Doorbell and submission fetch (2); the controller
+  // dispatches it at once; the firmware reads BLOCKS_DONE (within the overhead): a full hit,
+  // served after its overhead (BLOCKS_DONE of nothing, DMA (2), entry (1)) while the read-ahead
+  // goes on. The third read (blocks 64..71), after the read-ahead's end, is a hit too: the
+  // read-ahead was not stopped.
+  TempDir dir("ra-swap");
   const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
   const std::int64_t arrival = (m.transfer_start / 1'000 + 1) * 1'000 + 5 * kMs;
-  const RunResult r = run(dir, line_ms(0, kLbn, 8, true) + line_ms(arrival, kLbn + 8, 8, true), read_ahead_keys());
+  const std::int64_t third = arrival + 20 * kMs;
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 8, true) + line_ms(arrival, kLbn + 8, 8, true) + line_ms(third, kLbn + 64, 8, true),
+          read_ahead_keys());
   REQUIRE(r.checks_passed);
   const Csv csv(dir / "out" / "requests.csv");
-  REQUIRE(csv.size() == 2);
-  const std::int64_t k = blocks_at_stop(m.transfer_start, arrival + 3 * kBus);
-  REQUIRE(k >= 16);
-  REQUIRE(k < 72);
-  const std::int64_t stopped = block_end(m.transfer_start, k - 1);
-  CHECK(csv.ps(1, "dispatch_ms") == stopped + 2 * kBus);
-  const std::int64_t command = command_after_stop(arrival, stopped + 2 * kBus);
-  CHECK(command == arrival + 2 * kBus + kOverheadPs);  // the stop took less than the overhead
-  CHECK(csv.ps(1, "seek_start_ms") == command);        // a hit
+  REQUIRE(csv.size() == 3);
+  REQUIRE(block_end(m.transfer_start, 15) < arrival);     // its blocks have passed
+  REQUIRE(block_end(m.transfer_start, 71) > arrival);     // the read-ahead runs
+  REQUIRE(block_end(m.transfer_start, 71) < third);       // and has ended when the third read arrives
+  CHECK(csv.ps(1, "dispatch_ms") == arrival + 2 * kBus);  // not kept waiting
+  const std::int64_t command = arrival + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(1, "seek_start_ms") == command);  // a hit, at its exact time
   CHECK(csv.ps(1, "completion_ms") == command + 3 * kBus);
+  const std::int64_t command3 = third + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(2, "seek_start_ms") == command3);  // a hit on the read-ahead's last blocks
+  CHECK(csv.ps(2, "completion_ms") == command3 + 3 * kBus);
+  for (std::size_t i = 0; i < csv.size(); ++i) CHECK(csv.at(i, "data_ok") == "1");
 }
 
 TEST_CASE("cache: the minimum read-ahead is read before an arriving request stops it", "[sim][cache][read-ahead]") {
-  // As above with device.cache.min_read_ahead = 40: the read-ahead stops no earlier than block
-  // 8 + 40 - 1 = 47 has passed (a firmware timer then writes STOP, 10 ns later, inside block 48).
+  // With device.cache.min_read_ahead = 40, a read of blocks 8..39 arriving 2 ms into the pass
+  // (not all of them read: no full hit) stops the read-ahead no earlier than block 8 + 40 - 1 = 47
+  // has passed (a firmware timer then writes STOP, 10 ns later, inside block 48). The read is
+  // dispatched at once, its overhead running meanwhile; after the stop it is a full hit.
   TempDir dir("ra-minimum");
   const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
-  const std::int64_t arrival = (m.transfer_start / 1'000 + 1) * 1'000 + 5 * kMs;
-  const RunResult r = run(dir, line_ms(0, kLbn, 8, true) + line_ms(arrival, kLbn + 8, 8, true),
+  const std::int64_t arrival = (m.transfer_start / 1'000 + 1) * 1'000 + 2 * kMs;
+  const RunResult r = run(dir, line_ms(0, kLbn, 8, true) + line_ms(arrival, kLbn + 8, 32, true),
                           read_ahead_keys({"device.cache.min_read_ahead=40"}));
   REQUIRE(r.checks_passed);
   const Csv csv(dir / "out" / "requests.csv");
   REQUIRE(csv.size() == 2);
-  REQUIRE(block_end(m.transfer_start, 47) > arrival + 3 * kBus);
+  REQUIRE(block_end(m.transfer_start, 39) > arrival + 3 * kBus);  // no full hit when it arrives
   const std::int64_t k = blocks_at_stop(m.transfer_start, block_end(m.transfer_start, 47) + kBus);
   CHECK(k == 49);
-  const std::int64_t dispatch = block_end(m.transfer_start, k - 1) + 2 * kBus;
-  CHECK(csv.ps(1, "dispatch_ms") == dispatch);
+  CHECK(csv.ps(1, "dispatch_ms") == arrival + 2 * kBus);
+  const std::int64_t stopped = block_end(m.transfer_start, k - 1) + 2 * kBus;  // transfer burst, BLOCKS_DONE
   // Its overhead (2.2 ms) ran out while the minimum read-ahead was read: the hit starts at once.
-  CHECK(command_after_stop(arrival, dispatch) == dispatch);
-  CHECK(csv.ps(1, "seek_start_ms") == dispatch);
+  CHECK(command_after_stop(arrival, stopped) == stopped);
+  CHECK(csv.ps(1, "seek_start_ms") == stopped);
+  CHECK(csv.ps(1, "completion_ms") == stopped + 3 * kBus);
 }
 
 TEST_CASE("cache: a read beyond a stopped read-ahead is a partial hit, the rest from the media",
@@ -539,9 +549,8 @@ TEST_CASE("cache: a read beyond a stopped read-ahead is a partial hit, the rest 
   const std::int64_t k = blocks_at_stop(m.transfer_start, arrival + 3 * kBus);
   REQUIRE(k > 8);
   REQUIRE(k < 40);
-  const std::int64_t dispatch = block_end(m.transfer_start, k - 1) + 2 * kBus;
-  CHECK(csv.ps(1, "dispatch_ms") == dispatch);
-  const std::int64_t seek_start = command_after_stop(arrival, dispatch) + 2 * kBus;
+  CHECK(csv.ps(1, "dispatch_ms") == arrival + 2 * kBus);  // dispatched at once, it stops the read-ahead
+  const std::int64_t seek_start = command_after_stop(arrival, block_end(m.transfer_start, k - 1) + 2 * kBus) + 2 * kBus;
   CHECK(csv.ps(1, "seek_start_ms") == seek_start);
   CHECK(csv.ps(1, "seek_end_ms") == seek_start);  // same track
   const std::int64_t ts = next_slot(seek_start + 2 * kBus, kSlot + k);
@@ -552,16 +561,15 @@ TEST_CASE("cache: a read beyond a stopped read-ahead is a partial hit, the rest 
   CHECK(csv.at(1, "data_ok") == "1");
 }
 
-TEST_CASE("cache: a hit on stopped and finished read-ahead returns the media's bytes",
-          "[sim][cache][read-ahead][data]") {
-  // The channel fills a read's requested blocks (MARK) when they have passed and its read-ahead
-  // blocks only when the pass ends or stops: the hits must still return the written data
-  // (run.check_data: every write carries its pattern, every read is checked). A write puts blocks
-  // 8..15 and 72..79 of the area on the media (write-through, heads left on kLbn's track); a read
-  // of blocks 0..7 at 100 ms misses and reads ahead 64 blocks; blocks 8..15 arrive 5 ms into its
-  // pass, stop the read-ahead and hit; the pass that read blocks 8..k-1 is cut there. A second
-  // miss at 300 ms on blocks 64..71 (the next track: a head switch) reads ahead past 72..79, the
-  // pass finishes, and blocks 72..79 at 500 ms hit the finished read-ahead.
+TEST_CASE("cache: hits during and after a read-ahead return the media's bytes", "[sim][cache][read-ahead][data]") {
+  // The channel fills a read's requested blocks (MARK) when they have passed, the read-ahead's
+  // blocks when the firmware reads BLOCKS_DONE and when the pass ends: the hits must return the
+  // written data (run.check_data: every write carries its pattern, every read is checked). A write
+  // puts blocks 8..15 and 72..79 of the area on the media (write-through, heads left on kLbn's
+  // track); a read of blocks 0..7 at 100 ms misses and reads ahead 64 blocks; blocks 8..15 arrive
+  // 5 ms into its pass and hit while the read-ahead goes on (their bytes put in the buffer by the
+  // BLOCKS_DONE read at their arrival). Blocks 64..71 at 300 ms hit the finished read-ahead;
+  // blocks 72..79 at 500 ms miss and come from the media.
   TempDir dir("ra-data");
   const std::int64_t read_at = 100 * kMs;
   // Heads on the track already: the seek burst's seek is 0 (as in the partial-hit case above).
@@ -577,15 +585,15 @@ TEST_CASE("cache: a hit on stopped and finished read-ahead returns the media's b
   const Csv csv(dir / "out" / "requests.csv");
   REQUIRE(csv.size() == 6);
   CHECK(csv.ps(2, "transfer_start_ms") == ts);
-  const std::int64_t k = blocks_at_stop(ts, arrival + 3 * kBus);
-  REQUIRE(k >= 16);
-  REQUIRE(k < 72);
-  const std::int64_t command = command_after_stop(arrival, block_end(ts, k - 1) + 2 * kBus);
-  CHECK(csv.ps(3, "seek_start_ms") == command);  // a hit on the stopped read-ahead
+  REQUIRE(block_end(ts, 15) < arrival);
+  REQUIRE(block_end(ts, 71) > arrival + 3 * kBus);
+  const std::int64_t command = arrival + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(3, "seek_start_ms") == command);  // a hit during the read-ahead
   CHECK(csv.ps(3, "completion_ms") == command + 3 * kBus);
-  const std::int64_t command5 = 500 * kMs + 2 * kBus + kOverheadPs;
-  CHECK(csv.ps(5, "seek_start_ms") == command5);  // a hit on the finished read-ahead
-  CHECK(csv.ps(5, "completion_ms") == command5 + 3 * kBus);
+  const std::int64_t command4 = 300 * kMs + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(4, "seek_start_ms") == command4);  // a hit on the finished read-ahead
+  CHECK(csv.ps(4, "completion_ms") == command4 + 3 * kBus);
+  CHECK(csv.ps(5, "transfer_start_ms") > 500 * kMs);  // a miss
   for (std::size_t i = 0; i < csv.size(); ++i) CHECK(csv.at(i, "data_ok") == "1");
 }
 
