@@ -213,7 +213,7 @@ void Controller::dispatch() {
   if (dispatch_observer_) dispatch_observer_(d, start, ctx);
   Time overhead = driver_->command_overhead(d.command);
   if (waited) overhead = std::max(Time{0}, overhead - (start - *waited));  // it ran while the read-ahead stopped
-  offset_ += to_sc(overhead);
+  offset_ += to_sc_in_run(overhead);
   driver_->serve(access);
 }
 

@@ -155,7 +155,7 @@ void MemsMediaDriver::on_done() {
   const bool error = (ack.status & mems_regs::kStatusError) != 0;
   if (!error) {
     if (merged) {
-      services_.offset() += to_sc(bus_access_time_);
+      services_.offset() += to_sc_in_run(bus_access_time_);
       sled_.state = {both.x_nm, both.y_nm, both.y_direction < 0 ? -1 : +1};
     } else {
       read_sled();

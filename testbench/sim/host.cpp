@@ -106,12 +106,12 @@ void Host::submit_ready(Time now) {
       // A think time counts from the last completion (the first request's from time zero).
       const Time issue = last_completion_ + next_.think_time;
       if (issue > now) {
-        submit_event_.notify(to_sc(issue - sim_now()));
+        submit_event_.notify(to_sc_in_run(issue - sim_now()));
         break;
       }
       c.arrival = now;
     } else if (c.arrival > now) {
-      submit_event_.notify(to_sc(c.arrival - sim_now()));
+      submit_event_.notify(to_sc_in_run(c.arrival - sim_now()));
       break;
     }
     have_next_ = false;

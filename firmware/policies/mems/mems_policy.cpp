@@ -1,6 +1,8 @@
 #include "firmware/policies/mems/mems_policy.h"
 
 #include <stdexcept>
+#include <string>
+#include <tuple>
 
 #include "firmware/flat_map.h"
 #include "firmware/mems_predictor.h"
@@ -24,7 +26,9 @@ std::vector<PolicyParameter> zone_params() {
 class MemsQueuePolicy final : public SchedulingPolicy {
  public:
   MemsQueuePolicy(std::string key, const PolicyParams& params)
-      : key_(std::move(key)), aware_(key_ == "psptf" || key_ == "pasptf" || key_ == "zscan_psptf" || key_ == "zpsptf") {
+      : key_(std::move(key)),
+        aware_(key_ == "psptf" || key_ == "pasptf" || key_ == "zscan_psptf" || key_ == "zpsptf"),
+        fcfs_(key_ == "fcfs") {
     auto get = [&](const char* name) {
       auto it = params.find(name);
       return it == params.end() ? 1u : static_cast<std::uint32_t>(it->second);
@@ -43,6 +47,10 @@ class MemsQueuePolicy final : public SchedulingPolicy {
 
   void enqueue(const Command& c, const SchedulingContext& ctx) override {
     const MemsPredictor& p = mems(ctx);
+    if (fcfs_) {
+      fifo_push(c);
+      return;
+    }
     const MemsLocation loc = p.locate(c.lbn);
     mems_sched::Request r;
     r.id = c.id;
@@ -56,6 +64,7 @@ class MemsQueuePolicy final : public SchedulingPolicy {
   }
 
   Decision next(const SchedulingContext& ctx) override {
+    if (fcfs_) return fifo_next(ctx);
     if (commands_.empty()) return Decision::idle();
     const MemsPredictor& p = mems(ctx);
     const MemsSledView sled = MemsPredictor::sled_of(ctx.position);
@@ -91,9 +100,51 @@ class MemsQueuePolicy final : public SchedulingPolicy {
     return Decision::serve_batch(first, std::move(more), predicted);
   }
 
-  std::size_t pending() const override { return commands_.size(); }
+  std::size_t pending() const override { return fcfs_ ? fifo_size_ : commands_.size(); }
 
  private:
+  // FCFS without the position index. FcfsQueue serves the oldest request (arrival, then id) at
+  // its position and gathers the others there in other regions up to max_regions_per_access,
+  // which is 1 for FCFS (it does not consider the parallelism): every decision is the single
+  // oldest command. So a FIFO kept in (arrival, id) order gives the same decisions; it needs
+  // neither the position nor the command map. A command that arrives out of order (never in the
+  // controller's fetch order, kept for equality) is moved back to its place.
+  void fifo_push(const Command& c) {
+    if (fifo_size_ == fifo_.size()) fifo_grow();
+    const std::size_t mask = fifo_.size() - 1;
+    std::size_t i = fifo_size_++;
+    auto before = [&](const Command& a, const Command& b) {
+      return std::tie(a.arrival, a.id) < std::tie(b.arrival, b.id);
+    };
+    while (i > 0 && before(c, fifo_[(fifo_head_ + i - 1) & mask])) {
+      fifo_[(fifo_head_ + i) & mask] = fifo_[(fifo_head_ + i - 1) & mask];
+      --i;
+    }
+    fifo_[(fifo_head_ + i) & mask] = c;
+    if (c.arrival > fifo_latest_arrival_) fifo_latest_arrival_ = c.arrival;
+  }
+
+  void fifo_grow() {
+    std::vector<Command> bigger(fifo_.empty() ? 64 : fifo_.size() * 2);
+    for (std::size_t i = 0; i < fifo_size_; ++i) bigger[i] = fifo_[(fifo_head_ + i) & (fifo_.size() - 1)];
+    fifo_.swap(bigger);
+    fifo_head_ = 0;
+  }
+
+  Decision fifo_next(const SchedulingContext& ctx) {
+    if (fifo_size_ == 0) return Decision::idle();
+    const MemsPredictor& p = mems(ctx);
+    if (ctx.now < fifo_latest_arrival_)  // as mems_sched::Queue::choose checks
+      throw std::invalid_argument("mems_sched::" + name_ + ": choose at now = " + std::to_string(ctx.now.count()) +
+                                  " ps precedes the arrival of an enqueued request (" +
+                                  std::to_string(fifo_latest_arrival_.count()) + " ps)");
+    const Command first = fifo_[fifo_head_];
+    fifo_head_ = (fifo_head_ + 1) & (fifo_.size() - 1);
+    --fifo_size_;
+    const Time predicted = p.estimate(ctx.position, ctx.now, first.lbn, first.op).positioning;
+    return Decision::serve_batch(first, {}, predicted);
+  }
+
   const MemsPredictor& mems(const SchedulingContext& ctx) {
     if (ctx.predictor && ctx.predictor == booted_predictor_) return *booted_;  // checked when booted
     const auto* p = dynamic_cast<const MemsPredictor*>(ctx.predictor);
@@ -118,7 +169,12 @@ class MemsQueuePolicy final : public SchedulingPolicy {
   }
 
   std::string key_;
-  bool aware_;  ///< parallelism-aware (002 §3): serves batches
+  bool aware_;                 ///< parallelism-aware (002 §3): serves batches
+  bool fcfs_;                  ///< FCFS: the FIFO below instead of the mems_sched queue
+  std::vector<Command> fifo_;  ///< ring buffer (size a power of two), (arrival, id) order from fifo_head_
+  std::size_t fifo_head_ = 0;
+  std::size_t fifo_size_ = 0;
+  Time fifo_latest_arrival_{0};
   std::string name_;
   std::uint32_t zones_x_ = 1, zones_y_ = 1;
   std::unique_ptr<mems_sched::Queue> queue_;

@@ -313,7 +313,7 @@ void MemsDevice::start(Time t0, std::uint32_t op, const std::vector<mems::Sweep>
   positioning_end_ = segments_.front().pos_end;
   access_end_ = t;
   busy_ = true;
-  done_irq.raise(to_sc(access_end_ - sim_now()));
+  done_irq.raise(to_sc_in_run(access_end_ - sim_now()));
   if (tracing_) trace_command(t0);
 }
 
