@@ -505,7 +505,13 @@ void DiskMediaDriver::ahead_seek_done() {
   }
   if (!ok || stop_requested_) {  // a waiting command stops it before its first sector
     ahead_ = Ahead::None;
-    if (state_ == State::Prefetching) finish_background();
+    if (state_ == State::Prefetching) {
+      // The seek may end before the waiting command's overhead does (it asked for the stop at its
+      // overhead's end): the command starts no earlier than that.
+      if (yielded_at_ && *yielded_at_ > sim_now() + to_time(services_.offset()))
+        services_.offset() = to_sc(*yielded_at_ - sim_now());
+      finish_background();
+    }
     return;
   }
   // The channel is programmed just before the first sector comes under the head, so that a

@@ -881,6 +881,31 @@ TEST_CASE("cache: a read arriving before a hit's read-ahead reaches its first bl
   CHECK(csv.at(2, "data_ok") == "1");
 }
 
+TEST_CASE("cache: a read arriving while a hit's read-ahead seeks starts after its own overhead",
+          "[sim][cache][read-ahead][idle-hit]") {
+  // A reads blocks 56..63 of the track and reads ahead to its end (64..71). B, blocks 64..71 at
+  // 100 ms, is a full hit: its read-ahead (72..79) is on the next track, so it starts with a head
+  // switch (BUFFER_OFFSET/MARK and seek bursts (2) at B's command time). C arrives 10 us after B
+  // completes, during that switch; its overhead (2.2 ms) ends after the switch has. The read-ahead
+  // stops at its seek's end, and C, a miss back on A's track, starts its media access at its
+  // overhead's end, not at the switch's end: BUFFER_OFFSET/MARK and seek bursts (2), as any miss.
+  TempDir dir("idle-hit-seeking");
+  const std::int64_t b = 100 * kMs;
+  const std::int64_t command_b = b + 2 * kBus + kOverheadPs;
+  const std::int64_t c = command_b + 3 * kBus + 10'000'000;
+  const RunResult r =
+      run(dir, line_ms(0, kLbn + 56, 8, true) + line_ms(b, kLbn + 64, 8, true) + line_ms(c, kLbn, 8, true),
+          idle_hit_keys(true));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 3);
+  CHECK(csv.ps(1, "seek_start_ms") == command_b);  // B: a hit
+  CHECK(csv.ps(1, "completion_ms") == command_b + 3 * kBus);
+  CHECK(csv.ps(2, "dispatch_ms") == c + 2 * kBus);
+  CHECK(csv.ps(2, "seek_start_ms") == c + 2 * kBus + kOverheadPs + 2 * kBus);
+  CHECK(csv.at(2, "data_ok") == "1");
+}
+
 TEST_CASE("cache: read-ahead on idle hit is a boolean key and off by default", "[sim][cache][config][idle-hit]") {
   CHECK_FALSE(load_scenario("", {}).device.features.cache.read_ahead_on_idle_hit);
   CHECK(load_scenario("", {"device.cache.read_ahead_on_idle_hit=true"}).device.features.cache.read_ahead_on_idle_hit);
