@@ -265,10 +265,6 @@ void Host::memory_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) 
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-}  // namespace drivevp
-
-namespace drivevp {
-
 bool Host::memory_dmi(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
   const std::uint64_t off = trans.get_address();
   std::uint8_t* base = nullptr;
