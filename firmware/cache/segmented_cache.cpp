@@ -163,6 +163,22 @@ void SegmentedCache::filled(const ReadPlan& plan, std::uint32_t blocks) {
   s.skip = s.valid > params_.segment_blocks ? s.valid - params_.segment_blocks : 0;
 }
 
+SegmentedCache::ReadPlan SegmentedCache::join(const ReadPlan& pass, std::uint64_t lbn, std::uint32_t blocks,
+                                              std::uint64_t capacity) {
+  if (pass.segment < 0 || static_cast<std::size_t>(pass.segment) >= segments_.size())
+    throw std::logic_error("SegmentedCache::join: the pass has no segment");
+  Segment& s = segments_[pass.segment];
+  if (lbn < s.start + s.skip || lbn >= s.start + s.valid || lbn + blocks > pass.media_lbn + pass.media_blocks)
+    throw std::logic_error("SegmentedCache::join: the read does not start in the segment or ends past the pass");
+  touch(pass.segment);
+  s.ahead_end = std::max(s.ahead_end, max_read_ahead_end(lbn, blocks, s.start + s.skip, capacity));
+  ReadPlan p;
+  p.segment = pass.segment;
+  p.hit_blocks = blocks;
+  p.buffer_block = region_ * static_cast<std::uint64_t>(pass.segment) + (lbn - s.start);
+  return p;
+}
+
 void SegmentedCache::drop_overlapping(std::uint64_t lbn, std::uint32_t blocks, int keep) {
   for (std::size_t i = 0; i < segments_.size(); ++i) {
     Segment& s = segments_[i];

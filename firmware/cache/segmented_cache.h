@@ -104,6 +104,15 @@ class SegmentedCache {
   ReadPlan plan_hit_read_ahead(const ReadPlan& hit, std::uint64_t lbn, std::uint32_t blocks, std::uint64_t capacity);
   /// The media read of `plan` has put its first `blocks` blocks in the buffer.
   void filled(const ReadPlan& plan, std::uint32_t blocks);
+  /// A read of `blocks` at `lbn` joins the media read `pass` still running in its segment (DiskSim
+  /// 4.0 disk_buffer_stopable_access: a read whose first block that segment holds is merged with the
+  /// access instead of stopping it). The caller checks that the segment holds lbn and that the pass
+  /// reads the rest (lbn + blocks <= pass.media_lbn + pass.media_blocks). Returns the read's plan:
+  /// all its blocks from the buffer (hit_blocks = blocks, no media read of its own) at the buffer
+  /// block where the pass puts lbn; the segment becomes the most recently used and its read-ahead
+  /// target is raised by the read's own (DiskSim's disk_buffer_attempt_seg_ownership raises
+  /// maxreadaheadblkno for every read that joins a segment).
+  ReadPlan join(const ReadPlan& pass, std::uint64_t lbn, std::uint32_t blocks, std::uint64_t capacity);
 
   /// How a write is held: its data at `buffer_block`; `segment` -1 when it bypasses the cache.
   struct WritePlan {

@@ -217,6 +217,7 @@ bool DiskMediaDriver::stop_ahead_for(const Command* c) {
   // disk_buffer_stopable_access, disk_buffer_attempt_access_swap: the read-ahead continues for a
   // hit on its segment).
   if (c && c->is_read() && cache_->full_hit(c->lbn, c->blocks)) return false;
+  if (c && joining_) return false;  // it joins the pass (command_overhead())
   yield_background();
   return true;
 }
@@ -347,6 +348,7 @@ bool DiskMediaDriver::extra_disconnect(const Command& c) const {
 
 Time DiskMediaDriver::command_overhead(const Command& first) {
   const InterfaceParams& bus = features_.interface;
+  joining_ = false;
   if (ahead_ == Ahead::Reading && ahead_from_miss_ && state_ == State::Prefetching && !stop_requested_ &&
       batch_.empty()) {
     // A miss's read-ahead is running when the command arrives (DiskSim 4.0 disk_read_arrive,
@@ -358,7 +360,17 @@ Time DiskMediaDriver::command_overhead(const Command& first) {
     const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
     cache_->filled(ahead_plan_, blocks);
     services_.offset() = local;
-    if (!(first.is_read() && cache_->full_hit(first.lbn, first.blocks))) {
+    if (first.is_read() && !cache_->full_hit(first.lbn, first.blocks) && !dirty_) {
+      // A read whose first block the segment holds is merged with the running access
+      // (disk_buffer_stopable_access returns TRUE for a read on the segment starting in [start,
+      // end]; disk_buffer_select_read_segment only matches it below the end): it joins the pass
+      // when the pass reads the rest (the pass's count is fixed: raising its target is not
+      // modelled).
+      const SegmentedCache::Lookup l = cache_->lookup(first.lbn, first.blocks);
+      joining_ = l.segment == ahead_plan_.segment && l.hit_blocks > 0 &&
+                 first.end_lbn() <= ahead_plan_.media_lbn + ahead_plan_.media_blocks;
+    }
+    if (!(first.is_read() && (joining_ || cache_->full_hit(first.lbn, first.blocks)))) {
       yield_background();
       services_.offset() = local;
     }
@@ -370,7 +382,9 @@ Time DiskMediaDriver::command_overhead(const Command& first) {
   if (extra_disconnect(first))  // the media side waits for the extra disconnect's command part
     return spent_overhead_ = from_ms(bus.extra_disconnect_command_ms + bus.extra_disconnect_seek_delta_ms);
   if (!features_.overheads.enabled) return spent_overhead_ = predictor_.command_overhead();
-  const bool hit = first.is_read() ? cache_ && cache_->full_hit(first.lbn, first.blocks) : write_back(first);
+  // A read joining the running read-ahead is a hit to DiskSim (its hittype is not BUFFER_NOMATCH).
+  const bool hit =
+      first.is_read() ? joining_ || (cache_ && cache_->full_hit(first.lbn, first.blocks)) : write_back(first);
   return spent_overhead_ = features_.overheads.select(first.op, hit, previous_op_);
 }
 
@@ -420,6 +434,11 @@ void DiskMediaDriver::wake_at(Wake what, Time at) {
 void DiskMediaDriver::start_read() {
   MediaResult& r = batch_[index_];
   const Command& c = r.command;
+  joined_ = false;
+  if (std::exchange(joining_, false) && ahead_ == Ahead::Reading && ahead_from_miss_) {
+    start_join();
+    return;
+  }
   const bool hit = cache_ && cache_->full_hit(c.lbn, c.blocks);
   if (!hit && dirty_) {  // the media read waits for the write-back data to reach the media
     continue_after_flush_ = true;
@@ -448,6 +467,47 @@ void DiskMediaDriver::start_read() {
   std::uint32_t words[3] = {static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(offset >> 32), mark};
   services_.bus_access(tlm::TLM_WRITE_COMMAND, kChBufferOffset, words, sizeof words, &c);
   seek_to(read_.media_lbn, &c);
+}
+
+void DiskMediaDriver::start_join() {
+  MediaResult& r = batch_[index_];
+  const Command& c = r.command;
+  joined_ = true;
+  read_ = cache_->join(ahead_plan_, c.lbn, c.blocks, predictor_.capacity_blocks());
+  buffer_block_ = read_.buffer_block;
+  // DiskSim's minreadaheadblkno is raised by the read too.
+  const std::uint64_t keep_end = c.end_lbn() + features_.cache.min_read_ahead;
+  if (keep_end > ahead_plan_.media_lbn)
+    ahead_keep_ = std::max(ahead_keep_, static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                                            keep_end - ahead_plan_.media_lbn, ahead_plan_.media_blocks)));
+  r.log.seek_start_ps = r.log.seek_end_ps = command_time_.count();  // no media access of its own
+  r.log.transfer_start_ps = r.log.transfer_end_ps = command_time_.count();
+  r.log.seek_distance = 0;
+  set_state(State::Delivering);
+  // Each block crosses once it is in the buffer: those before the pass's first block and those the
+  // pass had read by the command's time at once, the others once they have passed under the head
+  // (the pass's own block ends), paced as a miss's data phase (program_transfer()).
+  std::vector<Time> ready(c.blocks, Time{0});
+  if (c.end_lbn() > ahead_plan_.media_lbn) {
+    const std::uint64_t from = std::max(c.lbn, ahead_plan_.media_lbn);
+    predictor_.block_ends(ahead_plan_.media_lbn, c.end_lbn() - ahead_plan_.media_lbn, media_start_,
+                          [&](std::uint64_t j, Time end) {
+                            const std::uint64_t x = ahead_plan_.media_lbn + j;
+                            if (x >= from) ready[x - c.lbn] = end;
+                          });
+  }
+  const InterfaceParams& bus = features_.interface;
+  const Time b = bus.sector_time(Op::Read);
+  const std::size_t water = features_.cache.read_watermark(c.blocks);
+  const auto refill = [&](std::size_t i) { return ready[std::min(i + water - 1, ready.size() - 1)]; };
+  const Time prep = from_ms(bus.data_prep_ms);
+  const Time other_reselect = from_ms(bus.other_reselect_ms) + prep;
+  Time e = command_time_ + prep;
+  for (std::size_t i = 0; i < ready.size(); ++i) {
+    if (ready[i] > e) e = bus.hold_bus_read ? ready[i] : refill(i) + other_reselect;  // waits, or disconnects
+    e += b;
+  }
+  wake_at(Wake::Deliver, e);
 }
 
 bool DiskMediaDriver::start_hit_read_ahead(Time deliver) {
@@ -814,6 +874,13 @@ void DiskMediaDriver::on_timer() {
   }
   State after = State::Idle;
   if (ahead_ != Ahead::None) after = State::Prefetching;  // the hit's read-ahead goes on after the completion
+  if (joined_ && ahead_ == Ahead::Reading) {
+    // A read that joined the pass: its blocks have passed; reading BLOCKS_DONE puts them in the
+    // buffer (catch-up on access) and in the segment.
+    const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
+    cache_->filled(ahead_plan_, blocks);
+  }
+  joined_ = false;
   if (read_.media_blocks > 0) {
     // The channel brings the marked blocks into the buffer as they pass (catch-up on access).
     const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));

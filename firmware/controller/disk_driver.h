@@ -61,7 +61,9 @@ namespace drivevp {
 ///    the background (state Prefetching, not busy(), kept in ahead_plan_) until the segment's read
 ///    ends or a command stops it. A command arriving meanwhile (command_overhead()) reads
 ///    BLOCKS_DONE, counting the blocks read so far as in the segment (DiskSim's access swap): a
-///    full hit is served while the read-ahead goes on; any other command stops it at its arrival
+///    full hit is served while the read-ahead goes on; so is a read whose first block is in the
+///    segment and whose last block the running pass reads (it joins the pass: start_join(), its
+///    data crossing as the pass reads it); any other command stops it at its arrival
 ///    (yield_background(): channel STOP once the minimum read-ahead has passed) and starts after
 ///    the later of the stop and its overhead;
 ///  - read-ahead on idle hit (CacheParams::read_ahead_on_idle_hit): a full hit served with no media
@@ -167,6 +169,9 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   bool extra_disconnect(const Command& c) const;
   void start_feature();  ///< batch_[index_], its overhead spent
   void start_read();
+  /// batch_[index_] joins the miss's read-ahead still running (joining_): served from the buffer,
+  /// each block once the pass has read it, the read-ahead going on.
+  void start_join();
   void start_write();
   void start_flush();
   void seek_to(std::uint64_t lbn, const Command* c);
@@ -228,6 +233,12 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   /// command arriving sees the blocks read so far (command_overhead()) and, unless a full hit,
   /// stops it at its arrival.
   bool ahead_from_miss_ = false;
+  /// The command command_overhead() last saw joins the miss's read-ahead running at its arrival: a
+  /// read whose first block that read-ahead's segment holds and whose last block its pass reads
+  /// (DiskSim 4.0 disk_buffer_stopable_access merges it with the access: no stop, the read hit
+  /// overhead, disk_read_arrive).
+  bool joining_ = false;
+  bool joined_ = false;            ///< batch_[index_] joined the read-ahead (its data phase waits for the pass)
   std::optional<Time> resume_at_;  ///< a command waiting for a miss's read-ahead to stop: its overhead's end
   sc_core::sc_event ahead_timer_;
   AheadWake ahead_wake_ = AheadWake::None;

@@ -509,19 +509,20 @@ TEST_CASE("cache: a read of blocks the read-ahead has read is a hit while the re
 }
 
 TEST_CASE("cache: the minimum read-ahead is read before an arriving request stops it", "[sim][cache][read-ahead]") {
-  // With device.cache.min_read_ahead = 40, a read of blocks 8..39 arriving 2 ms into the pass
-  // (not all of them read: no full hit) stops the read-ahead no earlier than block 8 + 40 - 1 = 47
-  // has passed (a firmware timer then writes STOP, 10 ns later, inside block 48). The read is
-  // dispatched at once, its overhead running meanwhile; after the stop it is a full hit.
+  // With device.cache.min_read_ahead = 40, a read of blocks 20..39 arriving 2 ms into the pass
+  // (block 20 not yet read: neither a full hit nor a read joining the pass) stops the read-ahead
+  // no earlier than block 8 + 40 - 1 = 47 has passed (a firmware timer then writes STOP, 10 ns
+  // later, inside block 48). The read is dispatched at once, its overhead running meanwhile; after
+  // the stop it is a full hit.
   TempDir dir("ra-minimum");
   const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
   const std::int64_t arrival = (m.transfer_start / 1'000 + 1) * 1'000 + 2 * kMs;
-  const RunResult r = run(dir, line_ms(0, kLbn, 8, true) + line_ms(arrival, kLbn + 8, 32, true),
+  const RunResult r = run(dir, line_ms(0, kLbn, 8, true) + line_ms(arrival, kLbn + 20, 20, true),
                           read_ahead_keys({"device.cache.min_read_ahead=40"}));
   REQUIRE(r.checks_passed);
   const Csv csv(dir / "out" / "requests.csv");
   REQUIRE(csv.size() == 2);
-  REQUIRE(block_end(m.transfer_start, 39) > arrival + 3 * kBus);  // no full hit when it arrives
+  REQUIRE(block_end(m.transfer_start, 20) > arrival + 3 * kBus);  // block 20 not read when it arrives
   const std::int64_t k = blocks_at_stop(m.transfer_start, block_end(m.transfer_start, 47) + kBus);
   CHECK(k == 49);
   CHECK(csv.ps(1, "dispatch_ms") == arrival + 2 * kBus);
@@ -532,33 +533,41 @@ TEST_CASE("cache: the minimum read-ahead is read before an arriving request stop
   CHECK(csv.ps(1, "completion_ms") == stopped + 3 * kBus);
 }
 
-TEST_CASE("cache: a read beyond a stopped read-ahead is a partial hit, the rest from the media",
-          "[sim][cache][read-ahead]") {
-  // The second read (blocks 8..39) arrives 1 ms into the first one's media read: the read-ahead
-  // stops with k blocks (k < 40) in; blocks 8..k-1 come from the buffer, k..39 from the media:
-  // the arm is already there (no seek), the channel waits for block k's slot a revolution
-  // later, then reads blocks k..39 and 64 more ahead. Without interface time the data phase ends
-  // when block 39 has passed. Its overhead has run since it was fetched (command_after_stop).
-  TempDir dir("ra-partial");
+TEST_CASE("cache: a read starting in the running read-ahead's blocks joins it", "[sim][cache][read-ahead][join]") {
+  // DiskSim 4.0 merges a read whose first block the read-ahead's segment holds with the running
+  // access (disk_buffer_stopable_access; disk_read_arrive serves it with the read hit overhead).
+  // The second read (blocks 8..39) arrives 2 ms into the first one's media read: blocks 0..k-1
+  // (k > 8) are read, block 39 is not; the pass (to block 71) reads the rest. Overheads selected:
+  // read miss 2.2 ms (the first read, as the preset's), read hit 1 ms. The second read is
+  // dispatched at once; its command starts after the hit overhead (its log's times are the
+  // command's: no media access of its own); its data crosses once block 39 has passed (no
+  // interface time; BLOCKS_DONE (1), DMA (2), entry (1)); the read-ahead goes on: the third read
+  // (blocks 64..71), after the pass's end, is a full hit.
+  TempDir dir("ra-join");
   const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
   const std::int64_t arrival = (m.transfer_start / 1'000 + 1) * 1'000 + 2 * kMs;
-  const RunResult r = run(dir, line_ms(0, kLbn, 8, true) + line_ms(arrival, kLbn + 8, 32, true), read_ahead_keys());
+  const std::int64_t third = arrival + 20 * kMs;
+  const std::int64_t hit_overhead = kMs;
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 8, true) + line_ms(arrival, kLbn + 8, 32, true) + line_ms(third, kLbn + 64, 8, true),
+          read_ahead_keys({"device.overheads.enabled=true", "device.overheads.read_miss_after_read_ms=2.2",
+                           "device.overheads.read_hit_after_read_ms=1"}));
   REQUIRE(r.checks_passed);
   const Csv csv(dir / "out" / "requests.csv");
-  REQUIRE(csv.size() == 2);
-  const std::int64_t k = blocks_at_stop(m.transfer_start, arrival + 3 * kBus);
-  REQUIRE(k > 8);
-  REQUIRE(k < 40);
-  CHECK(csv.ps(1, "dispatch_ms") == arrival + 2 * kBus);  // dispatched at once, it stops the read-ahead
-  const std::int64_t seek_start = command_after_stop(arrival, block_end(m.transfer_start, k - 1) + 2 * kBus) + 2 * kBus;
-  CHECK(csv.ps(1, "seek_start_ms") == seek_start);
-  CHECK(csv.ps(1, "seek_end_ms") == seek_start);  // same track
-  const std::int64_t ts = next_slot(seek_start + 2 * kBus, kSlot + k);
-  CHECK(csv.ps(1, "transfer_start_ms") == ts);
-  const std::int64_t last = ts + slot_start(kSlot + 40) - slot_start(kSlot + k);  // block 39 has passed
-  CHECK(csv.ps(1, "transfer_end_ms") == last);
-  CHECK(csv.ps(1, "completion_ms") == read_completion(last, false));
-  CHECK(csv.at(1, "data_ok") == "1");
+  REQUIRE(csv.size() == 3);
+  REQUIRE(block_end(m.transfer_start, 8) < arrival);                    // its first block is read
+  REQUIRE(block_end(m.transfer_start, 39) > arrival + 2 * kBus + kMs);  // its last is not, at its command
+  REQUIRE(block_end(m.transfer_start, 71) < third);                     // the pass has ended
+  CHECK(csv.ps(0, "transfer_start_ms") == m.transfer_start);
+  CHECK(csv.ps(1, "dispatch_ms") == arrival + 2 * kBus);
+  const std::int64_t command = arrival + 2 * kBus + hit_overhead;
+  CHECK(csv.ps(1, "seek_start_ms") == command);
+  CHECK(csv.ps(1, "transfer_end_ms") == command);
+  CHECK(csv.ps(1, "completion_ms") == read_completion(block_end(m.transfer_start, 39), false));
+  const std::int64_t command3 = third + 2 * kBus + hit_overhead;
+  CHECK(csv.ps(2, "seek_start_ms") == command3);  // a hit on the read-ahead's last blocks
+  CHECK(csv.ps(2, "completion_ms") == command3 + 3 * kBus);
+  for (std::size_t i = 0; i < csv.size(); ++i) CHECK(csv.at(i, "data_ok") == "1");
 }
 
 TEST_CASE("cache: hits during and after a read-ahead return the media's bytes", "[sim][cache][read-ahead][data]") {

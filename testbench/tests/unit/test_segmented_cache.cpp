@@ -41,6 +41,30 @@ TEST_CASE("segmented cache: a miss reads the request and its read-ahead into the
   CHECK(q.buffer_block == 80);
 }
 
+TEST_CASE("segmented cache: a read starting in a running pass's blocks joins it", "[unit][cache][join]") {
+  // Segment 1's miss at 5000 reads 5000..5023 (8 + 16 read ahead) into buffer blocks 80..103; 12
+  // blocks are in when a read of 5010..5019 joins: all of it from the buffer at block 80 + 10, no
+  // media of its own; the segment becomes the most recently used (after a hit on segment 0, the
+  // next miss takes segment 0) and the pass's blocks count as they are filled.
+  SegmentedCache c(params(2, 64, 16, true));
+  c.filled(c.plan_read(1000, 8, 1'000'000), 24);
+  const SegmentedCache::ReadPlan pass = c.plan_read(5000, 8, 1'000'000);
+  REQUIRE(pass.segment == 1);
+  c.filled(pass, 12);
+  REQUIRE(c.plan_read(1000, 8, 1'000'000).media_blocks == 0);  // a full hit: segment 0 most recently used
+  const SegmentedCache::ReadPlan j = c.join(pass, 5010, 10, 1'000'000);
+  CHECK(j.segment == 1);
+  CHECK(j.hit_blocks == 10);
+  CHECK(j.media_blocks == 0);
+  CHECK(j.buffer_block == 80 + 10);
+  c.filled(pass, 24);
+  CHECK(c.full_hit(5010, 10));
+  CHECK(c.plan_read(9000, 4, 1'000'000).segment == 0);
+  // Not in the segment, or past the pass: not a join.
+  CHECK_THROWS_AS(c.join(pass, 4990, 12, 1'000'000), std::logic_error);
+  CHECK_THROWS_AS(c.join(pass, 5020, 8, 1'000'000), std::logic_error);
+}
+
 TEST_CASE("segmented cache: read-ahead per DiskSim's maximum, minimum and over-requested rules", "[unit][cache]") {
   // A maximum read-ahead counts past the request's end, over requested or not.
   SegmentedCache a(params(1, 64, 16, false));
