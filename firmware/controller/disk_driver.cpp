@@ -349,13 +349,13 @@ bool DiskMediaDriver::extra_disconnect(const Command& c) const {
 Time DiskMediaDriver::command_overhead(const Command& first) {
   const InterfaceParams& bus = features_.interface;
   joining_ = false;
-  if (ahead_ == Ahead::Reading && ahead_from_miss_ && state_ == State::Prefetching && !stop_requested_ &&
-      batch_.empty()) {
-    // A miss's read-ahead is running when the command arrives (DiskSim 4.0 disk_read_arrive,
-    // disk_buffer_stopable_access): the blocks it has read count as in the segment (BLOCKS_DONE,
-    // which also puts them in the buffer). A full hit on the segment is served while the
-    // read-ahead goes on (disk_buffer_attempt_access_swap); any other command stops it now, its
-    // overhead running meanwhile. Both accesses are part of the command overhead's firmware time.
+  if (ahead_ == Ahead::Reading && state_ == State::Prefetching && !stop_requested_ && batch_.empty()) {
+    // A read-ahead (a miss's or a hit's) is reading when the command arrives (DiskSim 4.0
+    // disk_read_arrive, disk_buffer_stopable_access): the blocks it has read count as in the segment
+    // (BLOCKS_DONE, which also puts them in the buffer). A full hit on the segment is served while
+    // the read-ahead goes on (disk_buffer_attempt_access_swap), and so is a read joining it; any
+    // other command stops a miss's read-ahead now, its overhead running meanwhile. Both accesses
+    // are part of the command overhead's firmware time.
     const sc_core::sc_time local = services_.offset();
     const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
     cache_->filled(ahead_plan_, blocks);
@@ -370,7 +370,9 @@ Time DiskMediaDriver::command_overhead(const Command& first) {
       joining_ = l.segment == ahead_plan_.segment && l.hit_blocks > 0 &&
                  first.end_lbn() <= ahead_plan_.media_lbn + ahead_plan_.media_blocks;
     }
-    if (!(first.is_read() && (joining_ || cache_->full_hit(first.lbn, first.blocks)))) {
+    // A miss's read-ahead stops at the command's arrival; a hit's when the command is served
+    // (stop_ahead_for()).
+    if (ahead_from_miss_ && !(first.is_read() && (joining_ || cache_->full_hit(first.lbn, first.blocks)))) {
       yield_background();
       services_.offset() = local;
     }
@@ -435,7 +437,7 @@ void DiskMediaDriver::start_read() {
   MediaResult& r = batch_[index_];
   const Command& c = r.command;
   joined_ = false;
-  if (std::exchange(joining_, false) && ahead_ == Ahead::Reading && ahead_from_miss_) {
+  if (std::exchange(joining_, false) && ahead_ == Ahead::Reading) {
     start_join();
     return;
   }

@@ -70,7 +70,9 @@ namespace drivevp {
 ///    access in progress also reads ahead from its segment's end (SegmentedCache::
 ///    plan_hit_read_ahead), its seek starting a read miss's overhead after the hit's arrival (its
 ///    own timer, ahead_timer_), in parallel with the hit's data phase. The driver is not busy()
-///    while only that read-ahead runs: a full hit is served meanwhile and the read-ahead goes on;
+///    while only that read-ahead runs: a full hit (counting the blocks it has read when the hit
+///    arrives, as for a miss's read-ahead) or a read joining it is served meanwhile and the
+///    read-ahead goes on;
 ///    any other command (serve()) or a Reposition waits for it to stop: at once before its seek or
 ///    first sector (the channel is programmed just before it), at its seek's end, or at the block
 ///    under the head;
@@ -230,8 +232,8 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   SegmentedCache::ReadPlan ahead_plan_;  ///< the read-ahead of a full hit (all of it read-ahead)
   std::uint32_t ahead_keep_ = 0;         ///< of its blocks, those a waiting command does not stop
   /// ahead_plan_ is a miss's read-ahead going on after its command completed (not a hit's): a
-  /// command arriving sees the blocks read so far (command_overhead()) and, unless a full hit,
-  /// stops it at its arrival.
+  /// command arriving that is neither a full hit nor a join stops it at its arrival (a hit's read-ahead
+  /// when the command is served). Either way the command sees the blocks read so far (command_overhead()).
   bool ahead_from_miss_ = false;
   /// The command command_overhead() last saw joins the miss's read-ahead running at its arrival: a
   /// read whose first block that read-ahead's segment holds and whose last block its pass reads

@@ -915,6 +915,39 @@ TEST_CASE("cache: a read arriving while a hit's read-ahead seeks starts after it
   CHECK(csv.at(2, "data_ok") == "1");
 }
 
+TEST_CASE("cache: a read starting in a hit's running read-ahead joins it", "[sim][cache][read-ahead][idle-hit][join]") {
+  // As above, with selected overheads: read miss 2.2 ms (A, and the start of B's read-ahead, as
+  // without them), read hit 0.1 ms. C, blocks 16..22, arrives 0.5 ms into B's read-ahead pass
+  // (blocks 16..23 from P): block 16 is read, block 22 is not at C's command. C joins the pass
+  // (DiskSim merges it as it does with a miss's read-ahead): the read hit overhead, no media of its
+  // own, its data once block 22 has passed (BLOCKS_DONE (1), DMA (2), entry (1)), before the pass
+  // ends. Before this rule C waited for the pass (not counted as read) and stopped nothing.
+  TempDir dir("idle-hit-join");
+  const std::int64_t b = 100 * kMs;
+  const std::int64_t hit_overhead = kMs / 10;
+  const std::int64_t pass = idle_ahead_pass(b + 2 * kBus + kOverheadPs);  // the read miss overhead from B's dispatch
+  const auto pass_end = [&](std::int64_t j) { return pass + slot_start(kSlot + j + 1) - slot_start(kSlot + 16); };
+  const std::int64_t c = (pass / 1'000 + 1) * 1'000 + kMs / 2;
+  const std::int64_t command_c = c + 2 * kBus + hit_overhead;
+  REQUIRE(pass_end(16) < c);
+  REQUIRE(pass_end(22) > command_c);
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 8, true) + line_ms(b, kLbn + 8, 8, true) + line_ms(c, kLbn + 16, 7, true),
+          read_ahead_keys({"device.cache.max_read_ahead=8", "device.cache.read_ahead_on_idle_hit=true",
+                           "device.overheads.enabled=true", "device.overheads.read_miss_after_read_ms=2.2",
+                           "device.overheads.read_hit_after_read_ms=0.1"}));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 3);
+  const std::int64_t command_b = b + 2 * kBus + hit_overhead;
+  CHECK(csv.ps(1, "completion_ms") == command_b + 3 * kBus);  // B: a hit
+  CHECK(csv.ps(2, "dispatch_ms") == c + 2 * kBus);
+  CHECK(csv.ps(2, "seek_start_ms") == command_c);
+  CHECK(csv.ps(2, "transfer_end_ms") == command_c);
+  CHECK(csv.ps(2, "completion_ms") == pass_end(22) + 4 * kBus);
+  CHECK(csv.at(2, "data_ok") == "1");
+}
+
 TEST_CASE("cache: read-ahead on idle hit is a boolean key and off by default", "[sim][cache][config][idle-hit]") {
   CHECK_FALSE(load_scenario("", {}).device.features.cache.read_ahead_on_idle_hit);
   CHECK(load_scenario("", {"device.cache.read_ahead_on_idle_hit=true"}).device.features.cache.read_ahead_on_idle_hit);
