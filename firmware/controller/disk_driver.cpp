@@ -423,6 +423,8 @@ void DiskMediaDriver::start_read() {
   MediaResult& r = batch_[index_];
   const Command& c = r.command;
   const bool hit = cache_ && cache_->full_hit(c.lbn, c.blocks);
+  lead_armed_ = false;  // no lead blocks unless this read's miss sets LEAD
+  lead_ = 0;
   if (!hit && dirty_) {  // the media read waits for the write-back data to reach the media
     continue_after_flush_ = true;
     start_flush();
@@ -452,8 +454,6 @@ void DiskMediaDriver::start_read() {
   // CacheParams::read_any_free_blocks: a miss into its empty segment may start with the blocks of
   // its first track before it (DiskSim's disk_buffer_seekdone): the channel's LEAD, at most the
   // blocks before it on the track.
-  lead_armed_ = false;
-  lead_ = 0;
   if (cache_ && features_.cache.read_any_free_blocks && read_.segment >= 0 && read_.hit_blocks == 0) {
     const std::uint32_t before = predictor_.locate(read_.media_lbn).sector;
     if (before > 0) {
