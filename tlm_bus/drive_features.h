@@ -167,6 +167,17 @@ struct CacheParams {
   /// 1 and 2 read ahead only on the heads' track / cylinder (disk_initiate_seek refuses a read-ahead
   /// that would leave it). false (default): a hit starts no read-ahead.
   bool read_ahead_on_idle_hit = false;
+  /// "Read any free blocks" (DiskSim 4.0 src/disksim_diskctlr.c disk_buffer_seekdone, where a
+  /// read's heads land on the track it starts on and the read starts with the first block to come
+  /// under the head; src/disksim_diskcache.c disk_buffer_block_available, which takes blocks before
+  /// the request only into a segment still empty): true: a read miss (a segment started empty for
+  /// it) also reads the blocks of its first track before the request that come under the head
+  /// before the request's first block (from the first one to pass after the seek, or from the
+  /// track's first block when the heads land past the request's start), and its segment starts
+  /// there. The request's own timing is unchanged; the segment keeps its last segment_blocks
+  /// blocks as before. Needs the layout (the disk media driver's). false (default): a read starts
+  /// at its first block.
+  bool read_any_free_blocks = false;
   /// "Fast write level" (DiskSim's NO_, LIMITED_ and FULL_FASTWRITE), in [0, 2]: 0 write-through
   /// (completion when the data is on the media); 1 write-back when the buffer holds no other
   /// write-back data or the write appends to it (starts where it ends, and both fit a segment),

@@ -12,7 +12,7 @@ SegmentedCache::SegmentedCache(const CacheParams& params) : params_(params) {
     throw std::invalid_argument("device.cache.segment_blocks must be in [1, 65536]");
   if (params_.continuous_read > 4) throw std::invalid_argument("device.cache.continuous_read must be in [0, 4]");
   segments_.resize(params_.segments + (params_.separate_write_segment ? 1 : 0));
-  region_ = params_.segment_blocks + read_ahead_room();
+  region_ = params_.segment_blocks + read_ahead_room();  // no lead room before the layout is set
 }
 
 std::uint32_t SegmentedCache::effective_max_read_ahead() const {
@@ -21,20 +21,23 @@ std::uint32_t SegmentedCache::effective_max_read_ahead() const {
 }
 
 std::uint64_t SegmentedCache::read_ahead_room() const {
+  // The blocks a miss reads before its request (lead_in): at most a track's.
+  const std::uint64_t lead = lead_room_;
   switch (params_.continuous_read) {
     case 0:
-      return 0;
+      return lead;
     case 4:
-      return layout_ ? 2 * std::uint64_t{layout_->max_track_blocks()} : 0;
+      return layout_ ? 2 * std::uint64_t{layout_->max_track_blocks()} + lead : 0;
     default: {  // the most blocks read_ahead_end goes past a request's end
       const std::uint32_t max_ra = effective_max_read_ahead();
-      return max_ra > 0 ? max_ra : params_.segment_blocks;
+      return (max_ra > 0 ? max_ra : params_.segment_blocks) + lead;
     }
   }
 }
 
 void SegmentedCache::set_layout(const TrackLayout* layout) {
   layout_ = layout;
+  lead_room_ = params_.read_any_free_blocks && layout_ ? layout_->max_track_blocks() : 0;
   region_ = params_.segment_blocks + read_ahead_room();
 }
 
@@ -90,7 +93,7 @@ SegmentedCache::ReadPlan SegmentedCache::plan_hit_read_ahead(const ReadPlan& hit
   s.ahead_end = std::max(s.ahead_end, max_read_ahead_end(lbn, blocks, s.start + s.skip, capacity));
   if (!params_.read_ahead_on_idle_hit || hit.segment >= static_cast<int>(params_.segments)) return p;
   const std::uint64_t from = s.start + s.valid;
-  std::uint64_t end = std::min({s.ahead_end, s.start + region_, capacity});
+  std::uint64_t end = std::min({s.ahead_end, region_end(s), capacity});
   if (from >= end) return p;
   const std::uint32_t mode = params_.continuous_read;
   if (mode == 1 || mode == 2) {
@@ -133,7 +136,7 @@ SegmentedCache::ReadPlan SegmentedCache::plan_read(std::uint64_t lbn, std::uint3
   const Lookup l = lookup(lbn, blocks);
   int seg = l.segment;
   // A partial hit continues in its segment when the rest fits there (never in the write segment).
-  const bool hit = seg >= 0 && (l.hit_blocks == blocks || (segments_[seg].start + region_ >= lbn + blocks &&
+  const bool hit = seg >= 0 && (l.hit_blocks == blocks || (region_end(segments_[seg]) >= lbn + blocks &&
                                                            seg < static_cast<int>(params_.segments)));
   if (!hit) {  // a miss: the least recently used read segment starts at the request
     seg = least_recently_used();
@@ -149,9 +152,23 @@ SegmentedCache::ReadPlan SegmentedCache::plan_read(std::uint64_t lbn, std::uint3
   p.requested_media_blocks = blocks - p.hit_blocks;
   const std::uint64_t wanted_end = read_ahead_end(lbn, blocks, s.start + s.skip, capacity);
   s.ahead_end = std::max(s.ahead_end, max_read_ahead_end(lbn, blocks, s.start + s.skip, capacity));
-  const std::uint64_t end = std::min({wanted_end, s.start + region_, capacity});
+  const std::uint64_t end = std::min({wanted_end, region_end(s), capacity});
   p.media_blocks = static_cast<std::uint32_t>(end - p.media_lbn);
   return p;
+}
+
+void SegmentedCache::lead_in(ReadPlan& plan, std::uint32_t blocks) {
+  if (plan.segment < 0 || plan.hit_blocks > 0 || blocks == 0) return;
+  Segment& s = segments_[plan.segment];
+  if (s.valid > 0 || s.start != plan.media_lbn || blocks > plan.media_lbn)
+    throw std::logic_error("SegmentedCache::lead_in: not a miss's read into an empty segment");
+  if (blocks > lead_room_) throw std::logic_error("SegmentedCache::lead_in: more blocks than a track");
+  s.start -= blocks;
+  s.lead = blocks;
+  plan.media_lbn -= blocks;
+  plan.media_blocks += blocks;
+  plan.requested_media_blocks += blocks;
+  plan.buffer_block += blocks;
 }
 
 void SegmentedCache::filled(const ReadPlan& plan, std::uint32_t blocks) {

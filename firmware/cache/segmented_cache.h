@@ -102,6 +102,15 @@ class SegmentedCache {
   /// it). media_blocks 0: none (the key off, the write segment, the segment holding its target).
   /// Raises the segment's target either way, as DiskSim does for every read it serves.
   ReadPlan plan_hit_read_ahead(const ReadPlan& hit, std::uint64_t lbn, std::uint32_t blocks, std::uint64_t capacity);
+  /// CacheParams::read_any_free_blocks: the media read of the miss `plan` (a segment started empty
+  /// for it, hit_blocks 0) started `blocks` blocks before plan.media_lbn, on its first track, with
+  /// its first block at the segment's first buffer block (DiskSim 4.0 disksim_diskcache.c
+  /// disk_buffer_block_available takes blocks before the request into an empty segment; the
+  /// segment's start moves to the first one read). The segment starts `blocks` earlier; the plan
+  /// becomes that read: media_lbn, media_blocks and requested_media_blocks count from its first block
+  /// (its lead blocks ahead of the request's), buffer_block (the request's data) moves `blocks` on.
+  /// The segment's region has room for a track of such blocks (set_layout).
+  void lead_in(ReadPlan& plan, std::uint32_t blocks);
   /// The media read of `plan` has put its first `blocks` blocks in the buffer.
   void filled(const ReadPlan& plan, std::uint32_t blocks);
   /// A read of `blocks` at `lbn` joins the media read `pass` still running in its segment (DiskSim
@@ -141,7 +150,11 @@ class SegmentedCache {
     bool written = false;    ///< a write put its data here (read_hits_on_write_data)
     /// DiskSim's maxreadaheadblkno: the read-ahead target of the reads served here (0 after a write).
     std::uint64_t ahead_end = 0;
+    std::uint32_t lead = 0;  ///< blocks read before the miss that started it (lead_in)
   };
+  /// One past the last LBN a segment's media reads may reach: its region from the miss's first
+  /// block (lead blocks before it use the room read_ahead_room() added for them).
+  std::uint64_t region_end(const Segment& s) const { return s.start + s.lead + region_ - lead_room_; }
   int least_recently_used() const;
   /// max_read_ahead, raised to min_read_ahead when below it (DiskSim 4.0 disk_postpass_perdisk).
   std::uint32_t effective_max_read_ahead() const;
@@ -149,7 +162,8 @@ class SegmentedCache {
   std::uint64_t count_end(std::uint64_t lbn, std::uint32_t blocks) const;
   /// Buffer blocks a segment's region holds beyond segment_blocks: the most read-ahead a media
   /// read goes past a request (continuous_read 1-3: the effective maximum read-ahead, or
-  /// segment_blocks without one; 4: two tracks once the layout is set; 0: none).
+  /// segment_blocks without one; 4: two tracks once the layout is set; 0: none), plus, with
+  /// read_any_free_blocks and the layout set, a track for the blocks read before a miss (lead_in).
   std::uint64_t read_ahead_room() const;
   void touch(int segment);
   /// Empties every segment but `keep` that holds any of [lbn, lbn + blocks).
@@ -157,6 +171,7 @@ class SegmentedCache {
   CacheParams params_;
   const TrackLayout* layout_ = nullptr;
   std::uint64_t region_ = 0;       ///< buffer blocks per segment (segment_blocks unless widened)
+  std::uint64_t lead_room_ = 0;    ///< of those, the room for lead blocks (read_any_free_blocks)
   std::vector<Segment> segments_;  ///< read segments, then the write segment when separate
   std::uint64_t clock_ = 0;
   int last_write_ = -1;  ///< the segment of the last plan_write

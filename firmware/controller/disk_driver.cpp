@@ -22,6 +22,8 @@ constexpr std::uint64_t kChIrqAck = amap::kChannel + disk_regs::channel::kIrqAck
 // The feature path's (buffer cache, host interface): docs/registers.md "Read channel".
 constexpr std::uint64_t kChBufferOffset = amap::kChannel + disk_regs::channel::kBufferOffset;
 constexpr std::uint64_t kChBlocksDone = amap::kChannel + disk_regs::channel::kBlocksDone;
+constexpr std::uint64_t kChLead = amap::kChannel + disk_regs::channel::kLead;
+constexpr std::uint64_t kChLeadTaken = amap::kChannel + disk_regs::channel::kLeadTaken;
 constexpr std::uint64_t kChCommand = amap::kChannel + disk_regs::channel::kCommand;
 constexpr std::uint64_t kChTransferStart = amap::kChannel + disk_regs::channel::kTransferStartPs;
 }  // namespace
@@ -442,6 +444,8 @@ void DiskMediaDriver::start_read() {
     return;
   }
   const bool hit = cache_ && cache_->full_hit(c.lbn, c.blocks);
+  lead_armed_ = false;  // no lead blocks unless this read's miss sets LEAD
+  lead_ = 0;
   if (!hit && dirty_) {  // the media read waits for the write-back data to reach the media
     continue_after_flush_ = true;
     start_flush();
@@ -468,6 +472,16 @@ void DiskMediaDriver::start_read() {
   const std::uint32_t mark = read_.media_blocks > read_.requested_media_blocks ? read_.requested_media_blocks : 0;
   std::uint32_t words[3] = {static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(offset >> 32), mark};
   services_.bus_access(tlm::TLM_WRITE_COMMAND, kChBufferOffset, words, sizeof words, &c);
+  // CacheParams::read_any_free_blocks: a miss into its empty segment may start with the blocks of
+  // its first track before it (DiskSim's disk_buffer_seekdone): the channel's LEAD, at most the
+  // blocks before it on the track.
+  if (cache_ && features_.cache.read_any_free_blocks && read_.segment >= 0 && read_.hit_blocks == 0) {
+    const std::uint32_t before = predictor_.locate(read_.media_lbn).sector;
+    if (before > 0) {
+      services_.write_reg(kChLead, before, 4);
+      lead_armed_ = true;
+    }
+  }
   seek_to(read_.media_lbn, &c);
 }
 
@@ -767,6 +781,12 @@ void DiskMediaDriver::program_transfer() {
   std::uint64_t times[2] = {0, 0};  // TRANSFER_START_PS, TRANSFER_END_PS
   services_.bus_access(tlm::TLM_READ_COMMAND, kChTransferStart, times, sizeof times);
   media_start_ = Time{static_cast<std::int64_t>(times[0])};
+  if (lead_armed_) {  // the read starts LEAD_TAKEN blocks before the request: the segment does too
+    lead_armed_ = false;
+    lead_ = static_cast<std::uint32_t>(services_.read_reg(kChLeadTaken, 4));
+    cache_->lead_in(read_, lead_);
+    buffer_block_ = read_.buffer_block;
+  }
   // The data phase: the hit blocks from the command's time, then each media block once it has
   // passed under the head, one interface sector time each.
   // A (re)connection waits for the read watermark: that many blocks in the buffer, or the rest.
@@ -780,16 +800,18 @@ void DiskMediaDriver::program_transfer() {
   const Time prep = from_ms(bus.data_prep_ms);  // before each data phase
   const Time other_reselect = from_ms(bus.other_reselect_ms) + prep;
   Time e = command_time_ + prep + b * read_.hit_blocks;
-  for (std::size_t i = 0; i < ready_.size(); ++i) {
-    if (i == 0 && read_.hit_blocks == 0)
-      e = std::max(e, refill(0) + from_ms(bus.first_reselect_ms) + prep);  // reconnects after the seek
+  for (std::size_t i = lead_; i < ready_.size(); ++i) {  // the request's blocks, after any lead blocks
+    if (i == lead_ && read_.hit_blocks == 0)
+      e = std::max(e, refill(i) + from_ms(bus.first_reselect_ms) + prep);  // reconnects after the seek
     else if (ready_[i] > e)
       e = bus.hold_bus_read ? ready_[i] : refill(i) + other_reselect;  // waits, or disconnects
     e += b;
   }
   const Time requested_end = ready_.empty() ? Time{0} : ready_.back();
   MediaResult& r = batch_[index_];
-  r.log.transfer_start_ps = media_start_.count();
+  // The request's media transfer: from its own first block (after any lead blocks) to its last.
+  r.log.transfer_start_ps =
+      (lead_ > 0 ? predictor_.next_pass(read_.media_lbn + lead_, media_start_) : media_start_).count();
   r.log.transfer_end_ps = requested_end.count();
   wake_at(Wake::Deliver, e);
 }

@@ -76,6 +76,10 @@ namespace drivevp {
 ///    any other command (serve()) or a Reposition waits for it to stop: at once before its seek or
 ///    first sector (the channel is programmed just before it), at its seek's end, or at the block
 ///    under the head;
+///  - read any free blocks (CacheParams::read_any_free_blocks): a miss into an empty segment sets
+///    the channel's LEAD to the blocks before it on its track; the read starts with the first of
+///    them (or the request) under the head, LEAD_TAKEN of them go to the segment's front
+///    (SegmentedCache::lead_in) and the data phase paces only the request's blocks;
 ///  - write: the data crosses the interface (write_sector_ms per block from the command's time)
 ///    into the segment SegmentedCache::plan_write gives; write-through seeks meanwhile and starts
 ///    the media write once seek and data are both done, completing at its end plus the write
@@ -216,14 +220,17 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   bool extra_ = false;              ///< batch_[index_] makes the extra write disconnect
   sc_core::sc_event timer_;
   Wake wake_ = Wake::None;
-  SegmentedCache::ReadPlan read_;      ///< the read in progress
-  std::uint64_t buffer_block_ = 0;     ///< the command's data in the sector buffer
-  Time command_time_{0};               ///< the command's start, after its overhead
-  Time data_in_{0};                    ///< a write's data is in the buffer
-  Time media_start_{0};                ///< the media read's first sector under the head
-  std::vector<Time> ready_;            ///< when each requested media block is in the buffer
-  bool media_done_ = false;            ///< the media read (with its read-ahead) has ended
-  bool flushing_ = false;              ///< the media access in progress is a write-back flush
+  SegmentedCache::ReadPlan read_;   ///< the read in progress
+  std::uint64_t buffer_block_ = 0;  ///< the command's data in the sector buffer
+  Time command_time_{0};            ///< the command's start, after its overhead
+  Time data_in_{0};                 ///< a write's data is in the buffer
+  Time media_start_{0};             ///< the media read's first sector under the head
+  std::vector<Time> ready_;         ///< when each requested media block (lead ones first) is in the buffer
+  /// CacheParams::read_any_free_blocks: the channel's LEAD is set for the miss in progress.
+  bool lead_armed_ = false;
+  std::uint32_t lead_ = 0;   ///< the blocks its read started before the request (LEAD_TAKEN; read_ includes them)
+  bool media_done_ = false;  ///< the media read (with its read-ahead) has ended
+  bool flushing_ = false;    ///< the media access in progress is a write-back flush
   bool continue_after_flush_ = false;  ///< batch_[index_] waits for the flush
   bool stop_requested_ = false;
   bool taking_back_ = false;  ///< batch_[index_] is a write the cache takes back

@@ -625,6 +625,7 @@ DriveFeatures DriveSpec::features() const {
   c.continuous_read = section_count(cache, "continuous_read", c.continuous_read);
   c.read_hits_on_write_data = section_number(cache, "allow_read_hits_on_write_data", 1) != 0;
   c.read_ahead_on_idle_hit = section_flag(cache, "read_ahead_on_idle_hit");
+  c.read_any_free_blocks = section_flag(cache, "read_any_free_blocks");
   c.fast_write_level = c.enabled ? section_count(cache, "fast_write_level", 0) : 0;
   c.read_water_mark = section_number(cache, "high_water_mark");
   c.watermark_by_request_size = section_flag(cache, "watermark_by_request_size");

@@ -43,6 +43,10 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
   regs_.add(
       "MARK", disk_regs::channel::kMark, 4, [this, u64] { return u64(mark_); },
       [this](std::uint64_t v, tlm::tlm_generic_payload&) { mark_ = static_cast<std::uint32_t>(v); });
+  regs_.add(
+      "LEAD", disk_regs::channel::kLead, 4, [this, u64] { return u64(lead_); },
+      [this](std::uint64_t v, tlm::tlm_generic_payload&) { lead_ = static_cast<std::uint32_t>(v); });
+  regs_.add("LEAD_TAKEN", disk_regs::channel::kLeadTaken, 4, [this, u64] { return u64(lead_taken_); });
   regs_.add("BLOCKS_DONE", disk_regs::channel::kBlocksDone, 4, [this, u64] {
     // A read's blocks that have passed are in the buffer once the firmware has looked (catch-up on
     // access): the firmware may serve them before the transfer ends.
@@ -146,7 +150,17 @@ void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
   actuator_.catch_up(begin);
   bool ok = !transferring_ && count_ > 0 && lbn_ < geometry_.capacity_blocks() &&
             count_ <= geometry_.capacity_blocks() - lbn_ && !actuator_.busy();
+  const std::uint32_t lead = lead_;
+  lead_ = 0;  // one command's
+  lead_taken_ = 0;
   Plan planned;
+  if (ok && !is_write && lead > 0) {  // the pass starts at the first of the lead blocks or LBN under the head
+    lead_taken_ = lead_in(lead, begin);
+    lbn_ -= lead_taken_;
+    count_ += lead_taken_;
+    if (mark_ > 0) mark_ += lead_taken_;
+    size_buffer();
+  }
   if (ok) {
     planned = plan_runs(lbn_, count_, begin, is_write);
     const Run& first = runs_.front();
@@ -173,6 +187,27 @@ void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
   const sc_core::sc_time due = to_sc(plan_.transfer_end - sim_now());
   transfer_done_irq.raise(due);
   if (transferring_.live()) done_event_.notify(due);
+}
+
+std::uint32_t ReadChannel::lead_in(std::uint32_t lead, Time begin) const {
+  // DiskSim 4.0 disksim_diskctlr.c disk_buffer_seekdone ("Read any free blocks"): the read starts
+  // with the first sector to come under the head, reading the track's blocks before LBN into the
+  // buffer. Of LBN and the up to `lead` blocks before it on its track, the one with the shortest
+  // rotational wait from `begin` starts the pass.
+  const PhysicalAddress at = geometry_.locate(lbn_);
+  Time best = rotational_wait(begin, spindle_.phase_origin(), period_, at.slot, at.sectors_per_track);
+  std::uint32_t taken = 0;
+  const std::uint64_t most = std::min<std::uint64_t>(lead, lbn_);
+  for (std::uint32_t k = 1; k <= most; ++k) {
+    const PhysicalAddress a = geometry_.locate(lbn_ - k);
+    if (a.cylinder != at.cylinder || a.head != at.head) break;  // the track's first block has been passed
+    const Time w = rotational_wait(begin, spindle_.phase_origin(), period_, a.slot, a.sectors_per_track);
+    if (w < best) {
+      best = w;
+      taken = k;
+    }
+  }
+  return taken;
 }
 
 void ReadChannel::size_buffer() {

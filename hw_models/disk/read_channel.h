@@ -44,7 +44,14 @@ namespace drivevp {
 /// BLOCKS_DONE 0x3C RO32 (blocks the current or last transfer has passed, at the access's time; reading it
 /// during a read puts the blocks passed so far in the buffer: catch-up on access),
 /// COMMAND 3 = stop (a read in progress ends at the first block boundary at or after the
-/// command's time: the block under the head completes; the transfer-done interrupt moves there).
+/// command's time: the block under the head completes; the transfer-done interrupt moves there),
+/// LEAD 0x40 RW32 (blocks, 0..2^32-1; one read command's, cleared by every command: the read may
+/// start up to LEAD blocks before LBN on LBN's track, at whichever of those blocks and LBN comes
+/// under the head first from the command's time, and reads on through LBN + COUNT - 1: DiskSim 4.0's
+/// "Read any free blocks", disksim_diskctlr.c disk_buffer_seekdone), LEAD_TAKEN 0x44 RO32 (blocks
+/// the last read started before LBN). Such a read is then the transfer of LBN - LEAD_TAKEN, COUNT +
+/// LEAD_TAKEN blocks (LBN and COUNT read back so, MARK when not 0 grows by LEAD_TAKEN, the data
+/// starts at BUFFER_OFFSET, BLOCKS_DONE counts from its first block).
 class ReadChannel : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ReadChannel> socket;         ///< registers
@@ -111,12 +118,17 @@ class ReadChannel : public sc_core::sc_module {
   /// Blocks of the current transfer that have passed under the head by `at`.
   std::uint32_t blocks_passed(Time at) const;
   void stop(const sc_core::sc_time& delay);
+  /// LEAD: of LBN and the up to `lead` blocks before it on its track, how many blocks before LBN
+  /// the one first under the head from `begin` is (0: LBN itself).
+  std::uint32_t lead_in(std::uint32_t lead, Time begin) const;
   /// Grows the sector buffer to BUFFER_OFFSET + COUNT blocks (revoking DMI when it moves).
   void size_buffer();
   std::uint64_t lbn_ = 0;
   std::uint32_t count_ = 0;
   std::uint64_t buffer_offset_ = 0;  ///< blocks
   std::uint32_t mark_ = 0;
+  std::uint32_t lead_ = 0;        ///< LEAD
+  std::uint32_t lead_taken_ = 0;  ///< LEAD_TAKEN
   bool mark_copied_ = false;
   std::uint64_t filled_ = 0;  ///< blocks of the current read already in the buffer (the marked ones)
   Time mark_end_{0};

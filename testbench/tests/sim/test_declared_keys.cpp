@@ -83,9 +83,9 @@ TEST_CASE("keys: the disk declares every DiskParams member a scenario sets, in t
             "interface.extra_disconnect_seek_delta_ms", "cache.hp97560_published", "cache.enabled", "cache.segments",
             "cache.segment_blocks", "cache.separate_write_segment", "cache.min_read_ahead", "cache.max_read_ahead",
             "cache.read_ahead_over_requested", "cache.continuous_read", "cache.read_hits_on_write_data",
-            "cache.read_ahead_on_idle_hit", "cache.fast_write_level", "cache.read_water_mark",
-            "cache.watermark_by_request_size", "overheads.enabled", "overheads.minimum_seek_delay_ms",
-            "overheads.read_hit_after_read_ms", "overheads.read_hit_after_write_ms",
+            "cache.read_ahead_on_idle_hit", "cache.read_any_free_blocks", "cache.fast_write_level",
+            "cache.read_water_mark", "cache.watermark_by_request_size", "overheads.enabled",
+            "overheads.minimum_seek_delay_ms", "overheads.read_hit_after_read_ms", "overheads.read_hit_after_write_ms",
             "overheads.read_miss_after_read_ms", "overheads.read_miss_after_write_ms",
             "overheads.write_hit_after_read_ms", "overheads.write_hit_after_write_ms",
             "overheads.write_miss_after_read_ms", "overheads.write_miss_after_write_ms"});

@@ -959,6 +959,126 @@ TEST_CASE("cache: read-ahead on idle hit is a boolean key and off by default", "
       Catch::Matchers::ContainsSubstring("device.cache.read_ahead_on_idle_hit: expected true or false, found 'yes'"));
 }
 
+// ---- Read any free blocks (DiskSim "Read any free blocks") ----------------------------------------
+
+/// One 256-block segment, no read-ahead (continuous_read 0), 0.1 ms a sector across the interface
+/// (faster than the media: each block crosses once it has passed), with or without the key.
+std::vector<std::string> free_blocks_keys(bool on) {
+  return {"device.cache.enabled=true",
+          "device.cache.segments=1",
+          "device.cache.segment_blocks=256",
+          "device.cache.continuous_read=0",
+          "device.interface.read_sector_ms=0.1",
+          on ? "device.cache.read_any_free_blocks=true" : "device.cache.read_any_free_blocks=false"};
+}
+
+/// A read miss of track blocks [q, q + 4) of kLbn's track from cylinder 0 at time 0: dispatch
+/// (2), overhead, the BUFFER_OFFSET/MARK burst (1), with the key the LEAD write (1), the seek burst
+/// (1), the 13.6 ms seek, the IRQ_ACK burst (1) and the transfer burst (1): the channel starts
+/// then (`begin`). Track block j is in slot kSlot + j.
+std::int64_t free_blocks_begin(bool on) { return 2 * kBus + kOverheadPs + (on ? 3 : 2) * kBus + kSeek700 + 2 * kBus; }
+/// The track block (0..71) whose sector is the first to come under the head from `t`.
+std::int64_t first_under_head(std::int64_t t) {
+  std::int64_t best = 0;
+  for (std::int64_t j = 1; j < kSectors; ++j)
+    if (next_slot(t, kSlot + j) < next_slot(t, kSlot + best)) best = j;
+  return best;
+}
+/// When track block j has passed, on a pass whose first sector (track block j0) is under the
+/// head at ts.
+std::int64_t track_block_end(std::int64_t ts, std::int64_t j0, std::int64_t j) {
+  return ts + slot_start(kSlot + j + 1) - slot_start(kSlot + j0);
+}
+
+TEST_CASE("cache: with read any free blocks a miss keeps the blocks that pass before it", "[sim][cache][free-blocks]") {
+  // The heads land before the request's first block (track block land + 10): the read starts with
+  // the first block under the head (track block land), so the 10 blocks before the request are in
+  // the segment too; the request's own blocks pass at the same times as without the key (one bus
+  // access later: the LEAD write). B, those 10 blocks at 100 ms, is then a full hit (overhead,
+  // 10 x 0.1 ms across the interface, DMA (2), entry (1)), returning the media's bytes.
+  const std::int64_t begin = free_blocks_begin(true);
+  const std::int64_t land = first_under_head(begin);
+  REQUIRE(land == 20);  // begin mod T = 0.8076 ms: slot 3.88 under the head, slot 4 = kSlot + 20 next
+  const std::int64_t q = land + 10;
+  const std::int64_t b = 100 * kMs;
+  TempDir dir("free-blocks-on");
+  const RunResult r =
+      run(dir, line_ms(0, kLbn + q, 4, true) + line_ms(b, kLbn + land, 10, true), free_blocks_keys(true));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const std::int64_t ts = next_slot(begin, kSlot + land);
+  CHECK(csv.ps(0, "seek_start_ms") == 2 * kBus + kOverheadPs + 3 * kBus);
+  CHECK(csv.ps(0, "transfer_start_ms") == next_slot(ts, kSlot + q));  // the request's own first sector
+  CHECK(next_slot(ts, kSlot + q) == ts + slot_start(kSlot + q) - slot_start(kSlot + land));  // on the same pass
+  CHECK(csv.ps(0, "transfer_end_ms") == track_block_end(ts, land, q + 3));
+  CHECK(csv.ps(0, "completion_ms") == read_completion(track_block_end(ts, land, q + 3) + 100'000'000, true));
+  CHECK(csv.at(0, "data_ok") == "1");
+  const std::int64_t command_b = b + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(1, "seek_start_ms") == command_b);  // a hit: no media
+  CHECK(csv.u64(1, "seek_distance") == 0);
+  CHECK(csv.ps(1, "completion_ms") == command_b + 10 * 100'000'000 + 3 * kBus);
+  CHECK(csv.at(1, "data_ok") == "1");  // the lead blocks are the media's
+}
+
+TEST_CASE("cache: without read any free blocks the blocks before a miss are not kept", "[sim][cache][free-blocks]") {
+  // The sequence above with the key off: A starts at its own first block, one bus access earlier
+  // (no LEAD write) and otherwise at the same times; B goes to the media (the heads are on the
+  // track: seek 0).
+  const std::int64_t begin = free_blocks_begin(false);
+  const std::int64_t q = 30;
+  const std::int64_t b = 100 * kMs;
+  TempDir dir("free-blocks-off");
+  const RunResult r =
+      run(dir, line_ms(0, kLbn + q, 4, true) + line_ms(b, kLbn + 20, 10, true), free_blocks_keys(false));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const std::int64_t ts = next_slot(begin, kSlot + q);
+  CHECK(csv.ps(0, "seek_start_ms") == 2 * kBus + kOverheadPs + 2 * kBus);
+  CHECK(csv.ps(0, "transfer_start_ms") == ts);
+  CHECK(csv.ps(0, "transfer_end_ms") == track_block_end(ts, q, q + 3));
+  CHECK(track_block_end(ts, q, q + 3) == track_block_end(next_slot(free_blocks_begin(true), kSlot + 20), 20, q + 3));
+  CHECK(csv.ps(0, "completion_ms") == read_completion(track_block_end(ts, q, q + 3) + 100'000'000, true));
+  const std::int64_t command_b = b + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(1, "seek_start_ms") == command_b + 2 * kBus);  // a miss: BUFFER_OFFSET/MARK, seek burst
+  CHECK(csv.at(1, "data_ok") == "1");
+}
+
+TEST_CASE("cache: with read any free blocks heads landing past the request read from the track's first block",
+          "[sim][cache][free-blocks]") {
+  // The request is track blocks 15..18, the heads land at block 20: blocks 20..71 pass (not kept:
+  // past the request), then the track's first block starts the read: blocks 0..14 go into the
+  // segment ahead of the request, which waits for its blocks as without the key. B, blocks 0..18
+  // at 100 ms, is a full hit.
+  const std::int64_t begin = free_blocks_begin(true);
+  REQUIRE(first_under_head(begin) == 20);
+  const std::int64_t q = 15;
+  const std::int64_t b = 100 * kMs;
+  TempDir dir("free-blocks-wrap");
+  const RunResult r = run(dir, line_ms(0, kLbn + q, 4, true) + line_ms(b, kLbn, 19, true), free_blocks_keys(true));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const std::int64_t ts = next_slot(begin, kSlot);
+  CHECK(next_slot(begin, kSlot + q) == ts + slot_start(kSlot + q) - slot_start(kSlot));  // the same pass
+  CHECK(csv.ps(0, "transfer_start_ms") == next_slot(begin, kSlot + q));  // the request's own first sector
+  CHECK(csv.ps(0, "transfer_end_ms") == track_block_end(ts, 0, q + 3));
+  CHECK(csv.ps(0, "completion_ms") == read_completion(track_block_end(ts, 0, q + 3) + 100'000'000, true));
+  const std::int64_t command_b = b + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(1, "seek_start_ms") == command_b);  // a hit
+  CHECK(csv.ps(1, "completion_ms") == command_b + 19 * 100'000'000 + 3 * kBus);
+  CHECK(csv.at(1, "data_ok") == "1");
+}
+
+TEST_CASE("cache: read any free blocks is a boolean key and off by default", "[sim][cache][config][free-blocks]") {
+  CHECK_FALSE(load_scenario("", {}).device.features.cache.read_any_free_blocks);
+  CHECK(load_scenario("", {"device.cache.read_any_free_blocks=true"}).device.features.cache.read_any_free_blocks);
+  CHECK_THROWS_WITH(
+      load_scenario("", {"device.cache.read_any_free_blocks=2"}),
+      Catch::Matchers::ContainsSubstring("device.cache.read_any_free_blocks: expected true or false, found 2"));
+}
+
 TEST_CASE("cache: the HP 97560's published cache is an option of the preset", "[sim][cache][config]") {
   const Scenario plain = load_scenario("", {});
   CHECK_FALSE(plain.device.features.active());

@@ -267,6 +267,7 @@ TEST_CASE("drives: a description's cache, overhead and interface sections become
     CHECK(f.cache.read_ahead_over_requested);
     CHECK(f.cache.continuous_read == 3);    // until the segment is full
     CHECK(f.cache.read_ahead_on_idle_hit);  // "Read-ahead on idle hit" 1
+    CHECK_FALSE(f.cache.read_any_free_blocks);
     CHECK(f.cache.fast_write_level == 0);
     // The larger of the bus's 0.14841 ms per block and the disk's bulk sector time 0.
     CHECK(f.interface.read_sector_ms == 0.14841);
@@ -296,5 +297,9 @@ TEST_CASE("drives: a description's cache, overhead and interface sections become
     CHECK_FALSE(f.interface.hold_bus_read);
     CHECK(f.overheads.read_hit_after_read_ms == 0.374);
     CHECK(f.overheads.write_hit_after_read_ms == 0.414);
+  }
+  SECTION("IBM 18ES: \"Read any free blocks\" 1 (the only one of the seven)") {
+    CHECK(load_drive_spec(kDrives + "ibm18es.toml").disk_params().features.cache.read_any_free_blocks);
+    CHECK_FALSE(load_drive_spec(kDrives + "dec_rz26.toml").disk_params().features.cache.read_any_free_blocks);
   }
 }

@@ -357,5 +357,46 @@ TEST_CASE("segmented cache: the DEC scheme reads to the track's end and the segm
   CHECK(e.plan_read(250, 4, 280).media_blocks == 30);
 }
 
+TEST_CASE("segmented cache: a miss's lead blocks start its segment earlier (read any free blocks)",
+          "[unit][cache][free-blocks]") {
+  // Two 64-block segments, 16 blocks of read-ahead, 100-block tracks: the key adds a track of room
+  // to each segment's region (64 + 16 + 100 = 180 blocks).
+  CacheParams cp = params(2, 64, 16, true);
+  cp.read_any_free_blocks = true;
+  SegmentedCache c(cp);
+  const HundredBlockTracks layout;
+  c.set_layout(&layout);
+  CHECK(c.buffer_blocks() == 180 * 3);
+  SegmentedCache::ReadPlan p = c.plan_read(1030, 8, 1'000'000);
+  CHECK(p.buffer_block == 0);
+  CHECK(p.media_blocks == 24);
+  c.lead_in(p, 10);  // the read started at 1020
+  CHECK(p.media_lbn == 1020);
+  CHECK(p.media_blocks == 34);
+  CHECK(p.requested_media_blocks == 18);
+  CHECK(p.buffer_block == 10);  // the request's data after the 10 lead blocks
+  c.filled(p, 34);
+  CHECK(c.full_hit(1020, 10));  // the lead blocks are cached
+  CHECK_FALSE(c.full_hit(1019, 1));
+  CHECK(c.full_hit(1030, 24));
+  // A partial hit continues in its segment within the same reach as without the lead: the miss's
+  // first block plus 64 + 16 blocks (1110).
+  const SegmentedCache::ReadPlan q = c.plan_read(1050, 8, 1'000'000);
+  CHECK(q.segment == 0);
+  CHECK(q.hit_blocks == 4);
+  CHECK(q.buffer_block == 30);
+  CHECK(q.media_lbn == 1054);
+  CHECK(q.media_blocks == 4 + 16);
+  SegmentedCache::ReadPlan again = p;
+  CHECK_THROWS_AS(c.lead_in(again, 1), std::logic_error);  // the segment is no longer empty
+}
+
+TEST_CASE("segmented cache: without read any free blocks the region has no lead room", "[unit][cache][free-blocks]") {
+  SegmentedCache c(params(2, 64, 16, true));
+  const HundredBlockTracks layout;
+  c.set_layout(&layout);
+  CHECK(c.buffer_blocks() == 80 * 3);
+}
+
 }  // namespace
 }  // namespace drivevp
