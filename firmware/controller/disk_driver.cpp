@@ -562,11 +562,28 @@ void DiskMediaDriver::on_ahead_timer() {
   }
 }
 
-void DiskMediaDriver::ahead_transfer_done() {
+std::optional<std::uint32_t> DiskMediaDriver::read_done_and_blocks() {
+  // One burst from IRQ_ACK (read: status, then acknowledge) and the transfer times; then, unless
+  // the channel reports an error, BLOCKS_DONE. When the transactions are not observed the two are
+  // read as one burst (to BLOCKS_DONE) and the second read's bus access time is spent on the
+  // offset: the same values (the transfer has ended at its interrupt, so BLOCKS_DONE reads the
+  // transfer's count and puts nothing more in the buffer one bus access later) and the same times.
+  if (!services_.transactions_observed()) {
+    disk_regs::TransferDoneBlocksBurst both{};
+    services_.bus_access(tlm::TLM_READ_COMMAND, kChIrqAck, &both, sizeof both);
+    if (both.done.status & disk_regs::kStatusError) return std::nullopt;
+    services_.offset() += to_sc_in_run(bus_access_time_);
+    return both.blocks_done;
+  }
   disk_regs::TransferDoneBurst done{};
   services_.bus_access(tlm::TLM_READ_COMMAND, kChIrqAck, &done, sizeof done);
-  if (!(done.status & disk_regs::kStatusError)) {
-    const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
+  if (done.status & disk_regs::kStatusError) return std::nullopt;
+  return static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
+}
+
+void DiskMediaDriver::ahead_transfer_done() {
+  if (const std::optional<std::uint32_t> done = read_done_and_blocks()) {
+    const std::uint32_t blocks = *done;
     head_ = track_of_last(ahead_plan_.media_lbn, blocks);
     cache_->filled(ahead_plan_, blocks);
   }
@@ -733,6 +750,20 @@ void DiskMediaDriver::program_transfer() {
 }
 
 void DiskMediaDriver::feature_transfer_done() {
+  // A read, or a read-ahead whose command has completed already (its batch is gone): only the
+  // segment is left.
+  if (!flushing_ && (state_ == State::Prefetching || batch_[index_].command.is_read())) {
+    const std::optional<std::uint32_t> blocks = read_done_and_blocks();
+    if (!blocks) {
+      transfer_failed();
+      return;
+    }
+    head_ = track_of_last(read_.media_lbn, *blocks);
+    if (cache_) cache_->filled(read_, *blocks);
+    media_done_ = true;
+    if (state_ == State::Prefetching) finish_background();
+    return;  // else the data phase's timer completes the command
+  }
   disk_regs::TransferDoneBurst done{};
   services_.bus_access(tlm::TLM_READ_COMMAND, kChIrqAck, &done, sizeof done);
   if (flushing_) {
@@ -756,24 +787,8 @@ void DiskMediaDriver::feature_transfer_done() {
     return;
   }
   if (done.status & disk_regs::kStatusError) {
-    if (state_ == State::Prefetching) {  // the read-ahead is lost, the command already completed
-      finish_background();
-      return;
-    }
-    timer_.cancel();
-    wake_ = Wake::None;
-    batch_[index_].status = amap::kStatusMediaError;
-    complete_feature(State::Idle);
+    transfer_failed();
     return;
-  }
-  // A read-ahead's command has completed already (its batch is gone): only the segment is left.
-  if (state_ == State::Prefetching || batch_[index_].command.is_read()) {
-    const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
-    head_ = track_of_last(read_.media_lbn, blocks);
-    if (cache_) cache_->filled(read_, blocks);
-    media_done_ = true;
-    if (state_ == State::Prefetching) finish_background();
-    return;  // else the data phase's timer completes the command
   }
   // A write-through write is on the media.
   MediaResult& r = batch_[index_];
@@ -788,6 +803,17 @@ void DiskMediaDriver::feature_transfer_done() {
     const Time reselect = from_ms(extra_ ? bus.other_reselect_ms : bus.first_reselect_ms);
     services_.offset() += to_sc((free > now ? free - now : Time{0}) + reselect);
   }
+  complete_feature(State::Idle);
+}
+
+void DiskMediaDriver::transfer_failed() {
+  if (state_ == State::Prefetching) {  // the read-ahead is lost, the command already completed
+    finish_background();
+    return;
+  }
+  timer_.cancel();
+  wake_ = Wake::None;
+  batch_[index_].status = amap::kStatusMediaError;
   complete_feature(State::Idle);
 }
 

@@ -159,6 +159,10 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   void ahead_seek_done();
   void program_ahead();
   void ahead_transfer_done();
+  /// After a read's transfer-done interrupt: reads the done burst (acknowledging it) and then
+  /// BLOCKS_DONE, two bus accesses' time; returns BLOCKS_DONE, or none when the channel reports an
+  /// error (then BLOCKS_DONE is not read). Untraced runs read both in one burst.
+  std::optional<std::uint32_t> read_done_and_blocks();
   void on_ahead_timer();
   void ahead_wake_at(AheadWake what, Time at);
   bool write_back(const Command& c) const;  ///< the cache takes this write back
@@ -176,6 +180,9 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   Time overlapped_write_start(const Command& c, Time now) const;
   void feature_seek_done();
   void feature_transfer_done();
+  /// The channel reported an error at a transfer's end (not a flush's): a read-ahead whose command
+  /// completed is lost; else the command completes with kStatusMediaError.
+  void transfer_failed();
   void on_timer();
   /// Arms the firmware timer: `what` at absolute time `at` (now when already past).
   void wake_at(Wake what, Time at);
