@@ -746,7 +746,30 @@ void DiskMediaDriver::program_transfer() {
   MediaResult& r = batch_[index_];
   r.log.transfer_start_ps = media_start_.count();
   r.log.transfer_end_ps = requested_end.count();
+  if (deliver_inline(e)) return;
   wake_at(Wake::Deliver, e);
+}
+
+bool DiskMediaDriver::deliver_inline(Time e) {
+  // The data phase's timer would fire at `at` and run on_timer() with a zero offset. Run it here
+  // with the offset at - now instead when that cannot change what happens: an untraced run (the
+  // waveforms would show the state changes early), no firmware timer pending, nothing else
+  // scheduled up to and including `at` (no interrupt, arrival or doorbell comes first or at the
+  // same time), and, once this command completes, nothing to dispatch (the firmware holds only
+  // this command and no submission waits): the completion then dispatches nothing, and every time
+  // the handler derives comes from the offset (the channel's BLOCKS_DONE, the DMA, the completion
+  // overhead and entry, the completion interrupt). Saves one timed event and one process
+  // activation per media read, as Controller::ring does for the doorbell.
+  const Time local = sim_now() + to_time(services_.offset());
+  const Time at = e > local ? e : local;
+  if (services_.transactions_observed() || wake_ != Wake::None || index_ + 1 != batch_.size() ||
+      !services_.holds_only(batch_.size()))
+    return false;
+  const sc_core::sc_time delay = to_sc_in_run(at - sim_now());
+  if (!(sc_core::sc_time_to_pending_activity() > delay)) return false;
+  services_.offset() = delay;
+  deliver();
+  return true;
 }
 
 void DiskMediaDriver::feature_transfer_done() {
@@ -831,8 +854,12 @@ void DiskMediaDriver::on_timer() {
       services_.write_reg(kChCommand, disk_regs::channel::kCmdStop, 4);
       return;
     case Wake::Deliver:
-      break;
+      deliver();
+      return;
   }
+}
+
+void DiskMediaDriver::deliver() {
   const Command& c = batch_[index_].command;
   if (!c.is_read()) {  // write-back: the data is in the buffer
     complete_feature(State::Idle);

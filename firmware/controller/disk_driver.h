@@ -184,6 +184,13 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   /// completed is lost; else the command completes with kStatusMediaError.
   void transfer_failed();
   void on_timer();
+  /// The data phase's end (Wake::Deliver) at the handler's local time: completes batch_[index_]
+  /// (for a read, its data DMAed to the host; a miss's read-ahead goes on in the background).
+  void deliver();
+  /// program_transfer(): runs deliver() at once, at the local time max(e, now + offset), when
+  /// that cannot change what happens (untraced, nothing else scheduled up to then, nothing to
+  /// dispatch after the completion); returns false when the timer must do it.
+  bool deliver_inline(Time e);
   /// Arms the firmware timer: `what` at absolute time `at` (now when already past).
   void wake_at(Wake what, Time at);
   /// Completes batch_[index_] now: the completion overhead, then the next command or the end
