@@ -174,6 +174,10 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   void start_write();
   void start_flush();
   void seek_to(std::uint64_t lbn, const Command* c);
+  /// Writes the channel's BUFFER_OFFSET and MARK (blocks) in one burst, the transaction carrying
+  /// `c` when given; an untraced run skips a write of the values the registers already hold and
+  /// spends its bus access time.
+  void write_buffer_mark(std::uint64_t offset, std::uint32_t mark, const Command* c);
   void program_transfer();  ///< the channel burst for the command (or the flush) after its seek
   /// InterfaceParams::write_media_overlap: when to program the media write of `c`, its seek done at
   /// `now` and its data still crossing the interface (`now`: at once).
@@ -223,8 +227,12 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   bool extra_ = false;              ///< batch_[index_] makes the extra write disconnect
   sc_core::sc_event timer_;
   Wake wake_ = Wake::None;
-  SegmentedCache::ReadPlan read_;      ///< the read in progress
-  std::uint64_t buffer_block_ = 0;     ///< the command's data in the sector buffer
+  SegmentedCache::ReadPlan read_;   ///< the read in progress
+  std::uint64_t buffer_block_ = 0;  ///< the command's data in the sector buffer
+  /// What the driver last wrote to the channel's BUFFER_OFFSET and MARK (blocks); none before the
+  /// first write (the registers' reset values are not assumed).
+  std::optional<std::uint64_t> written_offset_;
+  std::optional<std::uint32_t> written_mark_;
   Time command_time_{0};               ///< the command's start, after its overhead
   Time data_in_{0};                    ///< a write's data is in the buffer
   Time media_start_{0};                ///< the media read's first sector under the head
