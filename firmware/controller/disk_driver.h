@@ -56,7 +56,8 @@ namespace drivevp {
 ///    BUFFER_OFFSET, MARK = the requested blocks), reads back the transfer's start and paces the
 ///    data phase over the interface: block i crosses after the previous one and once it has passed
 ///    under the head (DiskPredictor::block_ends), reconnecting per first/other reselect overhead
-///    and hold_bus_read. At the data phase's end (a firmware timer) the data is DMAed to the host
+///    and hold_bus_read. At the data phase's end (a firmware timer; untraced, at once when nothing
+///    else can happen first: deliver_inline()) the data is DMAed to the host
 ///    and, after the read completion overhead, the command completes; the read-ahead continues in
 ///    the background (state Prefetching, not busy(), kept in ahead_plan_) until the segment's read
 ///    ends or a command stops it. A command arriving meanwhile (command_overhead()) reads
