@@ -116,6 +116,7 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   void dma(const Command& command, bool to_host, std::size_t bytes, std::uint64_t buffer_offset = 0) override;
   std::optional<Time> dmi_write_latency() const override { return dmi_write_latency_; }
   bool transactions_observed() const override { return traced_; }
+  bool holds_only(std::size_t commands) const override { return held_ == commands && sq_head_ == sq_tail_; }
   void set_media_state(std::uint8_t state) override { state_trace_ = state; }
   void access_done(const std::vector<MediaResult>& results) override;
   void reposition_done() override;

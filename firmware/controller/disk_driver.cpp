@@ -470,8 +470,7 @@ void DiskMediaDriver::start_read() {
   // early, when read-ahead follows them).
   const std::uint64_t offset = read_.buffer_block + read_.hit_blocks;
   const std::uint32_t mark = read_.media_blocks > read_.requested_media_blocks ? read_.requested_media_blocks : 0;
-  std::uint32_t words[3] = {static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(offset >> 32), mark};
-  services_.bus_access(tlm::TLM_WRITE_COMMAND, kChBufferOffset, words, sizeof words, &c);
+  write_buffer_mark(offset, mark, &c);
   // CacheParams::read_any_free_blocks: a miss into its empty segment may start with the blocks of
   // its first track before it (DiskSim's disk_buffer_seekdone): the channel's LEAD, at most the
   // blocks before it on the track.
@@ -526,6 +525,24 @@ void DiskMediaDriver::start_join() {
   wake_at(Wake::Deliver, e);
 }
 
+void DiskMediaDriver::write_buffer_mark(std::uint64_t offset, std::uint32_t mark, const Command* c) {
+  // The registers already hold these values (only this driver writes them): an untraced run spends
+  // the write's bus access time on the offset and leaves the registers as they are. The channel
+  // acts on neither write (BUFFER_OFFSET sizes the buffer, which already holds offset + COUNT
+  // blocks), and it is idle here: every transfer before this command has ended and its done
+  // interrupt has been taken, so no catch-up is left for the access to run. Traced runs keep the
+  // transaction (the router's waveform counters show it).
+  if (!services_.transactions_observed() && written_offset_ == offset && written_mark_ == mark) {
+    services_.offset() += to_sc_in_run(bus_access_time_);
+    return;
+  }
+  // One burst: BUFFER_OFFSET, MARK.
+  std::uint32_t words[3] = {static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(offset >> 32), mark};
+  services_.bus_access(tlm::TLM_WRITE_COMMAND, kChBufferOffset, words, sizeof words, c);
+  written_offset_ = offset;
+  written_mark_ = mark;
+}
+
 bool DiskMediaDriver::start_hit_read_ahead(Time deliver) {
   if (!cache_ || ahead_ != Ahead::None) return false;  // a read-ahead already runs: it goes on
   const Command& c = batch_[index_].command;
@@ -562,9 +579,7 @@ void DiskMediaDriver::seek_ahead(Time at) {
   const sc_core::sc_time local = services_.offset();
   services_.offset() = to_sc(at - sim_now());
   // One burst: BUFFER_OFFSET, MARK 0 (all of it read-ahead); then the seek burst.
-  const std::uint64_t offset = ahead_plan_.buffer_block;
-  std::uint32_t words[3] = {static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(offset >> 32), 0};
-  services_.bus_access(tlm::TLM_WRITE_COMMAND, kChBufferOffset, words, sizeof words);
+  write_buffer_mark(ahead_plan_.buffer_block, 0, nullptr);
   const PhysicalAddress target = predictor_.locate(ahead_plan_.media_lbn);
   disk_regs::SeekBurst seek{target.cylinder, target.head, disk_regs::actuator::kCmdSeek};
   services_.bus_access(tlm::TLM_WRITE_COMMAND, kActTargetCyl, &seek, sizeof seek);
@@ -638,11 +653,28 @@ void DiskMediaDriver::on_ahead_timer() {
   }
 }
 
-void DiskMediaDriver::ahead_transfer_done() {
+std::optional<std::uint32_t> DiskMediaDriver::read_done_and_blocks() {
+  // One burst from IRQ_ACK (read: status, then acknowledge) and the transfer times; then, unless
+  // the channel reports an error, BLOCKS_DONE. When the transactions are not observed the two are
+  // read as one burst (to BLOCKS_DONE) and the second read's bus access time is spent on the
+  // offset: the same values (the transfer has ended at its interrupt, so BLOCKS_DONE reads the
+  // transfer's count and puts nothing more in the buffer one bus access later) and the same times.
+  if (!services_.transactions_observed()) {
+    disk_regs::TransferDoneBlocksBurst both{};
+    services_.bus_access(tlm::TLM_READ_COMMAND, kChIrqAck, &both, sizeof both);
+    if (both.done.status & disk_regs::kStatusError) return std::nullopt;
+    services_.offset() += to_sc_in_run(bus_access_time_);
+    return both.blocks_done;
+  }
   disk_regs::TransferDoneBurst done{};
   services_.bus_access(tlm::TLM_READ_COMMAND, kChIrqAck, &done, sizeof done);
-  if (!(done.status & disk_regs::kStatusError)) {
-    const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
+  if (done.status & disk_regs::kStatusError) return std::nullopt;
+  return static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
+}
+
+void DiskMediaDriver::ahead_transfer_done() {
+  if (const std::optional<std::uint32_t> done = read_done_and_blocks()) {
+    const std::uint32_t blocks = *done;
     head_ = track_of_last(ahead_plan_.media_lbn, blocks);
     cache_->filled(ahead_plan_, blocks);
   }
@@ -670,6 +702,7 @@ void DiskMediaDriver::start_write() {
   }
   // The data crosses the interface into the buffer (COUNT and BUFFER_OFFSET size it).
   services_.write_reg(kChBufferOffset, buffer_block_, 8);
+  written_offset_ = buffer_block_;
   services_.write_reg(kChCount, c.blocks, 4);
   services_.dma(c, false, std::size_t{c.blocks} * kBlockBytes, buffer_block_ * kBlockBytes);
   const InterfaceParams& bus = features_.interface;
@@ -697,6 +730,7 @@ void DiskMediaDriver::start_write() {
 void DiskMediaDriver::start_flush() {
   flushing_ = true;
   services_.write_reg(kChBufferOffset, dirty_->buffer_block, 8);
+  written_offset_ = dirty_->buffer_block;
   services_.write_reg(kChCount, dirty_->blocks, 4);
   data_in_ = Time{0};  // already in the buffer
   seek_to(dirty_->lbn, nullptr);
@@ -813,10 +847,47 @@ void DiskMediaDriver::program_transfer() {
   r.log.transfer_start_ps =
       (lead_ > 0 ? predictor_.next_pass(read_.media_lbn + lead_, media_start_) : media_start_).count();
   r.log.transfer_end_ps = requested_end.count();
+  if (deliver_inline(e)) return;
   wake_at(Wake::Deliver, e);
 }
 
+bool DiskMediaDriver::deliver_inline(Time e) {
+  // The data phase's timer would fire at `at` and run on_timer() with a zero offset. Run it here
+  // with the offset at - now instead when that cannot change what happens: an untraced run (the
+  // waveforms would show the state changes early), no firmware timer pending, nothing else
+  // scheduled up to and including `at` (no interrupt, arrival or doorbell comes first or at the
+  // same time), and, once this command completes, nothing to dispatch (the firmware holds only
+  // this command and no submission waits): the completion then dispatches nothing, and every time
+  // the handler derives comes from the offset (the channel's BLOCKS_DONE, the DMA, the completion
+  // overhead and entry, the completion interrupt). Saves one timed event and one process
+  // activation per media read, as Controller::ring does for the doorbell.
+  const Time local = sim_now() + to_time(services_.offset());
+  const Time at = e > local ? e : local;
+  if (services_.transactions_observed() || wake_ != Wake::None || index_ + 1 != batch_.size() ||
+      !services_.holds_only(batch_.size()))
+    return false;
+  const sc_core::sc_time delay = to_sc_in_run(at - sim_now());
+  if (!(sc_core::sc_time_to_pending_activity() > delay)) return false;
+  services_.offset() = delay;
+  deliver();
+  return true;
+}
+
 void DiskMediaDriver::feature_transfer_done() {
+  // A read, or a read-ahead whose command has completed already (its batch is gone): only the
+  // segment is left.
+  if (!flushing_ && (state_ == State::Prefetching || batch_[index_].command.is_read())) {
+    const std::optional<std::uint32_t> blocks = read_done_and_blocks();
+    if (!blocks) {
+      transfer_failed();
+      return;
+    }
+    head_ = track_of_last(read_.media_lbn, *blocks);
+    if (cache_) cache_->filled(read_, *blocks);
+    media_done_ = true;
+    if (state_ == State::Prefetching) finish_background();
+    return;  // else the data phase's timer completes the command
+  }
   disk_regs::TransferDoneBurst done{};
   services_.bus_access(tlm::TLM_READ_COMMAND, kChIrqAck, &done, sizeof done);
   if (flushing_) {
@@ -840,24 +911,8 @@ void DiskMediaDriver::feature_transfer_done() {
     return;
   }
   if (done.status & disk_regs::kStatusError) {
-    if (state_ == State::Prefetching) {  // the read-ahead is lost, the command already completed
-      finish_background();
-      return;
-    }
-    timer_.cancel();
-    wake_ = Wake::None;
-    batch_[index_].status = amap::kStatusMediaError;
-    complete_feature(State::Idle);
+    transfer_failed();
     return;
-  }
-  // A read-ahead's command has completed already (its batch is gone): only the segment is left.
-  if (state_ == State::Prefetching || batch_[index_].command.is_read()) {
-    const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
-    head_ = track_of_last(read_.media_lbn, blocks);
-    if (cache_) cache_->filled(read_, blocks);
-    media_done_ = true;
-    if (state_ == State::Prefetching) finish_background();
-    return;  // else the data phase's timer completes the command
   }
   // A write-through write is on the media.
   MediaResult& r = batch_[index_];
@@ -875,6 +930,17 @@ void DiskMediaDriver::feature_transfer_done() {
   complete_feature(State::Idle);
 }
 
+void DiskMediaDriver::transfer_failed() {
+  if (state_ == State::Prefetching) {  // the read-ahead is lost, the command already completed
+    finish_background();
+    return;
+  }
+  timer_.cancel();
+  wake_ = Wake::None;
+  batch_[index_].status = amap::kStatusMediaError;
+  complete_feature(State::Idle);
+}
+
 void DiskMediaDriver::on_timer() {
   const Wake what = wake_;
   wake_ = Wake::None;
@@ -889,8 +955,12 @@ void DiskMediaDriver::on_timer() {
       services_.write_reg(kChCommand, disk_regs::channel::kCmdStop, 4);
       return;
     case Wake::Deliver:
-      break;
+      deliver();
+      return;
   }
+}
+
+void DiskMediaDriver::deliver() {
   const Command& c = batch_[index_].command;
   if (!c.is_read()) {  // write-back: the data is in the buffer
     complete_feature(State::Idle);

@@ -56,7 +56,8 @@ namespace drivevp {
 ///    BUFFER_OFFSET, MARK = the requested blocks), reads back the transfer's start and paces the
 ///    data phase over the interface: block i crosses after the previous one and once it has passed
 ///    under the head (DiskPredictor::block_ends), reconnecting per first/other reselect overhead
-///    and hold_bus_read. At the data phase's end (a firmware timer) the data is DMAed to the host
+///    and hold_bus_read. At the data phase's end (a firmware timer; untraced, at once when nothing
+///    else can happen first: deliver_inline()) the data is DMAed to the host
 ///    and, after the read completion overhead, the command completes; the read-ahead continues in
 ///    the background (state Prefetching, not busy(), kept in ahead_plan_) until the segment's read
 ///    ends or a command stops it. A command arriving meanwhile (command_overhead()) reads
@@ -167,6 +168,10 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   void ahead_seek_done();
   void program_ahead();
   void ahead_transfer_done();
+  /// After a read's transfer-done interrupt: reads the done burst (acknowledging it) and then
+  /// BLOCKS_DONE, two bus accesses' time; returns BLOCKS_DONE, or none when the channel reports an
+  /// error (then BLOCKS_DONE is not read). Untraced runs read both in one burst.
+  std::optional<std::uint32_t> read_done_and_blocks();
   void on_ahead_timer();
   void ahead_wake_at(AheadWake what, Time at);
   bool write_back(const Command& c) const;  ///< the cache takes this write back
@@ -181,13 +186,27 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   void start_write();
   void start_flush();
   void seek_to(std::uint64_t lbn, const Command* c);
+  /// Writes the channel's BUFFER_OFFSET and MARK (blocks) in one burst, the transaction carrying
+  /// `c` when given; an untraced run skips a write of the values the registers already hold and
+  /// spends its bus access time.
+  void write_buffer_mark(std::uint64_t offset, std::uint32_t mark, const Command* c);
   void program_transfer();  ///< the channel burst for the command (or the flush) after its seek
   /// InterfaceParams::write_media_overlap: when to program the media write of `c`, its seek done at
   /// `now` and its data still crossing the interface (`now`: at once).
   Time overlapped_write_start(const Command& c, Time now) const;
   void feature_seek_done();
   void feature_transfer_done();
+  /// The channel reported an error at a transfer's end (not a flush's): a read-ahead whose command
+  /// completed is lost; else the command completes with kStatusMediaError.
+  void transfer_failed();
   void on_timer();
+  /// The data phase's end (Wake::Deliver) at the handler's local time: completes batch_[index_]
+  /// (for a read, its data DMAed to the host; a miss's read-ahead goes on in the background).
+  void deliver();
+  /// program_transfer(): runs deliver() at once, at the local time max(e, now + offset), when
+  /// that cannot change what happens (untraced, nothing else scheduled up to then, nothing to
+  /// dispatch after the completion); returns false when the timer must do it.
+  bool deliver_inline(Time e);
   /// Arms the firmware timer: `what` at absolute time `at` (now when already past).
   void wake_at(Wake what, Time at);
   /// Completes batch_[index_] now: the completion overhead, then the next command or the end
@@ -222,10 +241,14 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   Wake wake_ = Wake::None;
   SegmentedCache::ReadPlan read_;   ///< the read in progress
   std::uint64_t buffer_block_ = 0;  ///< the command's data in the sector buffer
-  Time command_time_{0};            ///< the command's start, after its overhead
-  Time data_in_{0};                 ///< a write's data is in the buffer
-  Time media_start_{0};             ///< the media read's first sector under the head
-  std::vector<Time> ready_;         ///< when each requested media block (lead ones first) is in the buffer
+  /// What the driver last wrote to the channel's BUFFER_OFFSET and MARK (blocks); none before the
+  /// first write (the registers' reset values are not assumed).
+  std::optional<std::uint64_t> written_offset_;
+  std::optional<std::uint32_t> written_mark_;
+  Time command_time_{0};     ///< the command's start, after its overhead
+  Time data_in_{0};          ///< a write's data is in the buffer
+  Time media_start_{0};      ///< the media read's first sector under the head
+  std::vector<Time> ready_;  ///< when each requested media block (lead ones first) is in the buffer
   /// CacheParams::read_any_free_blocks: the channel's LEAD is set for the miss in progress.
   bool lead_armed_ = false;
   std::uint32_t lead_ = 0;   ///< the blocks its read started before the request (LEAD_TAKEN; read_ includes them)

@@ -61,6 +61,13 @@ class ControllerServices {
   /// show every one): the driver then issues each access as its own transaction. False lets it
   /// read adjacent registers in one burst when it spends the time of the separate reads.
   virtual bool transactions_observed() const { return true; }
+  /// True when the firmware holds exactly `commands` commands (fetched, not yet completed) and no
+  /// submission waits to be fetched: once the driver completes those, nothing is left to dispatch
+  /// until the host rings the doorbell again (an event). Default: false (unknown).
+  virtual bool holds_only(std::size_t commands) const {
+    (void)commands;
+    return false;
+  }
   /// Sets the traced media state ("firmware.state"; values index MediaDriver::state_names()).
   virtual void set_media_state(std::uint8_t state) = 0;
   /// The media access of a Serve decision ended: posts one completion entry per result, in the

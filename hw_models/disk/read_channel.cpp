@@ -47,22 +47,9 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
       "LEAD", disk_regs::channel::kLead, 4, [this, u64] { return u64(lead_); },
       [this](std::uint64_t v, tlm::tlm_generic_payload&) { lead_ = static_cast<std::uint32_t>(v); });
   regs_.add("LEAD_TAKEN", disk_regs::channel::kLeadTaken, 4, [this, u64] { return u64(lead_taken_); });
-  regs_.add("BLOCKS_DONE", disk_regs::channel::kBlocksDone, 4, [this, u64] {
-    // A read's blocks that have passed are in the buffer once the firmware has looked (catch-up on
-    // access): the firmware may serve them before the transfer ends.
-    const std::uint32_t passed = blocks_passed(sim_now() + to_time(regs_.access_delay()));
-    deliver_passed(passed);
-    return u64(passed);
-  });
+  regs_.add("BLOCKS_DONE", disk_regs::channel::kBlocksDone, 4, [this, u64] { return u64(blocks_done()); });
   regs_.add("COMMAND", disk_regs::channel::kCommand, 4, nullptr,
-            [this](std::uint64_t v, tlm::tlm_generic_payload& trans) {
-              // The firmware attaches the command being served: shown in waveforms as command_id.
-              if (const auto* ext = trans.get_extension<CommandExtension>()) command_id_ = ext->command.id;
-              if (v == disk_regs::channel::kCmdRead || v == disk_regs::channel::kCmdWrite)
-                start(v == disk_regs::channel::kCmdWrite, regs_.access_delay());
-              else if (v == disk_regs::channel::kCmdStop)
-                stop(regs_.access_delay());
-            });
+            [this](std::uint64_t v, tlm::tlm_generic_payload& trans) { command(v, trans); });
   regs_.add("STATUS", disk_regs::channel::kStatus, 4, [this] { return status(); });
   // IRQ_ACK: a write acknowledges; a read returns STATUS and acknowledges (read to clear), so
   // that one burst from 0x14 takes the status, the acknowledge and the transfer times together.
@@ -74,17 +61,58 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
         return s;
       },
       [this](std::uint64_t, tlm::tlm_generic_payload&) { acknowledge(); });
-  regs_.add("SECTOR_UNDER_HEAD", disk_regs::channel::kSectorUnderHead, 4, [this] {
-    // Angular slot under the head on the current cylinder's zone, at the access's time.
-    const Time t = sim_now() + to_time(regs_.access_delay());
-    actuator_.catch_up(t);
-    const std::uint32_t spt = geometry_.sectors_per_track(actuator_.cylinder());
-    return static_cast<std::uint64_t>(static_cast<__int128>(t.count() % period_.count()) * spt / period_.count());
-  });
+  regs_.add("SECTOR_UNDER_HEAD", disk_regs::channel::kSectorUnderHead, 4, [this] { return sector_under_head(); });
   regs_.add("TRANSFER_START_PS", disk_regs::channel::kTransferStartPs, 8,
             [this, u64] { return u64(plan_.transfer_start.count()); });
   regs_.add("TRANSFER_END_PS", disk_regs::channel::kTransferEndPs, 8,
             [this, u64] { return u64(plan_.transfer_end.count()); });
+  // The firmware's bursts (firmware/controller/disk_driver.cpp), each served in one call doing
+  // what the registers above do in address order (RegisterBank::add_burst).
+  regs_.add_burst(disk_regs::channel::kLbn, sizeof(disk_regs::TransferBurst), false,
+                  [this](unsigned char* data, tlm::tlm_generic_payload& trans) {
+                    disk_regs::TransferBurst b;
+                    std::memcpy(&b, data, sizeof b);
+                    lbn_ = b.lbn;      // LBN
+                    count_ = b.count;  // COUNT
+                    size_buffer();
+                    command(b.command, trans);  // COMMAND
+                  });
+  const auto done = [this](unsigned char* data) {  // IRQ_ACK (STATUS, then acknowledge), the times
+    disk_regs::TransferDoneBurst b;
+    b.status = static_cast<std::uint32_t>(status());
+    acknowledge();
+    b.transfer_start_ps = static_cast<std::uint64_t>(plan_.transfer_start.count());
+    b.transfer_end_ps = static_cast<std::uint64_t>(plan_.transfer_end.count());
+    std::memcpy(data, &b, sizeof b);
+  };
+  regs_.add_burst(disk_regs::channel::kIrqAck, sizeof(disk_regs::TransferDoneBurst), true,
+                  [done](unsigned char* data, tlm::tlm_generic_payload&) { done(data); });
+  regs_.add_burst(disk_regs::channel::kIrqAck, sizeof(disk_regs::TransferDoneBlocksBurst), true,
+                  [this, done](unsigned char* data, tlm::tlm_generic_payload&) {
+                    disk_regs::TransferDoneBlocksBurst b;
+                    done(reinterpret_cast<unsigned char*>(&b.done));
+                    b.sector_under_head = static_cast<std::uint32_t>(sector_under_head());
+                    b.reserved = 0;
+                    b.buffer_offset = buffer_offset_;
+                    b.mark = mark_;
+                    b.blocks_done = blocks_done();
+                    std::memcpy(data, &b, sizeof b);
+                  });
+  regs_.add_burst(disk_regs::channel::kTransferStartPs, sizeof(disk_regs::TransferTimesBurst), true,
+                  [this](unsigned char* data, tlm::tlm_generic_payload&) {
+                    disk_regs::TransferTimesBurst b;
+                    b.transfer_start_ps = static_cast<std::uint64_t>(plan_.transfer_start.count());
+                    b.transfer_end_ps = static_cast<std::uint64_t>(plan_.transfer_end.count());
+                    std::memcpy(data, &b, sizeof b);
+                  });
+  regs_.add_burst(disk_regs::channel::kBufferOffset, sizeof(disk_regs::BufferMarkBurst), false,
+                  [this](unsigned char* data, tlm::tlm_generic_payload&) {
+                    disk_regs::BufferMarkBurst b;
+                    std::memcpy(&b, data, sizeof b);
+                    buffer_offset_ = b.buffer_offset;  // BUFFER_OFFSET
+                    size_buffer();
+                    mark_ = b.mark;  // MARK
+                  });
   SC_HAS_PROCESS(ReadChannel);
   SC_METHOD(on_done);
   sensitive << done_event_;
@@ -118,6 +146,31 @@ ReadChannel::Plan ReadChannel::plan_prefix(std::uint64_t blocks) const {
   p.end_cylinder = r->cylinder;
   p.end_head = r->head;
   return p;
+}
+
+void ReadChannel::command(std::uint64_t v, tlm::tlm_generic_payload& trans) {
+  // The firmware attaches the command being served: shown in waveforms as command_id.
+  if (const auto* ext = trans.get_extension<CommandExtension>()) command_id_ = ext->command.id;
+  if (v == disk_regs::channel::kCmdRead || v == disk_regs::channel::kCmdWrite)
+    start(v == disk_regs::channel::kCmdWrite, regs_.access_delay());
+  else if (v == disk_regs::channel::kCmdStop)
+    stop(regs_.access_delay());
+}
+
+std::uint64_t ReadChannel::sector_under_head() {
+  // Angular slot under the head on the current cylinder's zone, at the access's time.
+  const Time t = sim_now() + to_time(regs_.access_delay());
+  actuator_.catch_up(t);
+  const std::uint32_t spt = geometry_.sectors_per_track(actuator_.cylinder());
+  return static_cast<std::uint64_t>(static_cast<__int128>(t.count() % period_.count()) * spt / period_.count());
+}
+
+std::uint32_t ReadChannel::blocks_done() {
+  // A read's blocks that have passed are in the buffer once the firmware has looked (catch-up on
+  // access): the firmware may serve them before the transfer ends.
+  const std::uint32_t passed = blocks_passed(sim_now() + to_time(regs_.access_delay()));
+  deliver_passed(passed);
+  return passed;
 }
 
 std::uint64_t ReadChannel::status() const {

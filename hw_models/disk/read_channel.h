@@ -87,6 +87,12 @@ class ReadChannel : public sc_core::sc_module {
   /// through invalidate_direct_mem_ptr whenever a larger COUNT reallocates the buffer.
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void start(bool is_write, const sc_core::sc_time& delay);
+  /// A COMMAND write of `v` (read, write, stop) carried by `trans`.
+  void command(std::uint64_t v, tlm::tlm_generic_payload& trans);
+  /// SECTOR_UNDER_HEAD's read at the access's time (brings the actuator up to it).
+  std::uint64_t sector_under_head();
+  /// BLOCKS_DONE's read at the access's time: the blocks passed, those of a read put in the buffer.
+  std::uint32_t blocks_done();
   std::uint64_t status() const;
   void acknowledge();
   void on_done();

@@ -91,6 +91,30 @@ struct TransferDoneBurst {
   std::uint64_t transfer_start_ps;
   std::uint64_t transfer_end_ps;
 };
+/// The transfer-done burst read on up to BLOCKS_DONE: one 44-byte read burst at channel::kIrqAck
+/// that takes STATUS (and acknowledges), the transfer times, SECTOR_UNDER_HEAD, a reserved word,
+/// BUFFER_OFFSET, MARK and BLOCKS_DONE. The firmware reads it after a read's transfer-done
+/// interrupt in untraced runs, instead of the 20-byte done burst and a BLOCKS_DONE read one bus
+/// access later (docs/registers.md "Read channel").
+struct TransferDoneBlocksBurst {
+  TransferDoneBurst done;
+  std::uint32_t sector_under_head;
+  std::uint32_t reserved;
+  std::uint64_t buffer_offset;  ///< blocks
+  std::uint32_t mark;           ///< blocks
+  std::uint32_t blocks_done;    ///< blocks
+};
+/// The cache path's buffer placement: one write burst at channel::kBufferOffset (BUFFER_OFFSET,
+/// MARK; blocks).
+struct BufferMarkBurst {
+  std::uint64_t buffer_offset;
+  std::uint32_t mark;
+};
+/// TRANSFER_START_PS and TRANSFER_END_PS: one read burst at channel::kTransferStartPs (ps).
+struct TransferTimesBurst {
+  std::uint64_t transfer_start_ps;
+  std::uint64_t transfer_end_ps;
+};
 #pragma pack(pop)
 
 static_assert(sizeof(SeekBurst) == actuator::kStatus - actuator::kTargetCylinder);
@@ -106,5 +130,13 @@ static_assert(offsetof(TransferBurst, command) == channel::kCommand - channel::k
 static_assert(sizeof(TransferDoneBurst) == channel::kTransferEndPs + 8 - channel::kIrqAck);
 static_assert(offsetof(TransferDoneBurst, transfer_start_ps) == channel::kTransferStartPs - channel::kIrqAck);
 static_assert(offsetof(TransferDoneBurst, transfer_end_ps) == channel::kTransferEndPs - channel::kIrqAck);
+static_assert(sizeof(TransferDoneBlocksBurst) == channel::kBlocksDone + 4 - channel::kIrqAck);
+static_assert(offsetof(TransferDoneBlocksBurst, sector_under_head) == channel::kSectorUnderHead - channel::kIrqAck);
+static_assert(offsetof(TransferDoneBlocksBurst, buffer_offset) == channel::kBufferOffset - channel::kIrqAck);
+static_assert(offsetof(TransferDoneBlocksBurst, mark) == channel::kMark - channel::kIrqAck);
+static_assert(offsetof(TransferDoneBlocksBurst, blocks_done) == channel::kBlocksDone - channel::kIrqAck);
+static_assert(sizeof(BufferMarkBurst) == channel::kBlocksDone - channel::kBufferOffset);
+static_assert(offsetof(BufferMarkBurst, mark) == channel::kMark - channel::kBufferOffset);
+static_assert(sizeof(TransferTimesBurst) == channel::kSectorUnderHead - channel::kTransferStartPs);
 
 }  // namespace drivevp::disk_regs

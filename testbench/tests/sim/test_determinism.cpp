@@ -121,5 +121,40 @@ TEST_CASE("sim: A MEMS run writes the same requests.csv traced and untraced (doo
         read_text(dir / "closed-traced" / "response_histogram.csv"));
 }
 
+TEST_CASE("sim: A disk run with the cache writes the same requests.csv traced and untraced (fast paths)",
+          "[sim][determinism][cache]") {
+  // Untraced, the disk driver reads a read's done burst and BLOCKS_DONE as one burst, skips
+  // rewriting BUFFER_OFFSET and MARK with the values they hold (spending the bus time of each
+  // access it folds) and runs the data phase's end inline when nothing else can happen before it;
+  // traced, every access is its own transaction and the data phase's end a timed event. The
+  // simulated times must not depend on which: closed loop with one outstanding read (every request
+  // arrives during the previous one's read-ahead and stops it), and open loop with reads and
+  // writes, write-back and queued commands; the data checked.
+  TempDir dir("disk-cache-fast-paths");
+  const std::string device =
+      "[device]\npreset = \"hp97560\"\ncache.hp97560_published = true\n"
+      "cache.fast_write_level = 2\n\n[firmware]\npolicy = \"fcfs\"\nqueue_depth = 16\n\n";
+  const std::string run_keys = "\n[run]\nseed = 5\nrequests = 2000\ncheck_data = true\n";
+  const fs::path closed = dir / "closed.toml";
+  write_text(closed, device +
+                         "[workload]\nkind = \"synthetic\"\nloop = \"closed\"\noutstanding = 1\n"
+                         "address = \"uniform\"\nsize = \"constant\"\nsize_blocks = 8\nread_fraction = 1.0\n" +
+                         run_keys);
+  const fs::path open = dir / "open.toml";
+  write_text(open, device +
+                       "[workload]\nkind = \"synthetic\"\nloop = \"open\"\narrival = \"poisson\"\nrate_per_s = 25\n"
+                       "address = \"zipf\"\nsize = \"exponential\"\nsize_mean_blocks = 8\nread_fraction = 0.5\n" +
+                       run_keys);
+  for (const fs::path& scenario : {closed, open}) {
+    const std::string name = scenario.stem().string();
+    INFO(name);
+    run_scenario(dir, scenario, name, {"--set", "trace.enabled=false"});
+    run_scenario(dir, scenario, name + "-traced", {"--set", "trace.enabled=true"});
+    const std::string untraced = read_text(dir / name / "requests.csv");
+    REQUIRE(untraced.size() > 2000 * 100);  // 2000 rows were written
+    CHECK(untraced == read_text(dir / (name + "-traced") / "requests.csv"));
+  }
+}
+
 }  // namespace
 }  // namespace drivevp
