@@ -81,13 +81,22 @@ MemsPrediction MemsPredictor::predict(const MemsSledView& sled, Time start, std:
 }
 
 Time MemsPredictor::positioning(const mems::SledState& from, std::uint64_t lbn) const {
-  const mems::BlockPosition b = seek_.layout().position(lbn);
+  const mems::BlockPosition b = seek_.layout().position_of(address(lbn));
   return seek_.position(from, b.x_nm, seek_.pass_for(b, seek_.direction(b.address))).total();
+}
+
+const mems::BlockAddress& MemsPredictor::address(std::uint64_t lbn) const {
+  if (!last_valid_ || lbn != last_lbn_) {
+    last_address_ = seek_.layout().locate(lbn);  // throws beyond the capacity, the memo unchanged
+    last_lbn_ = lbn;
+    last_valid_ = true;
+  }
+  return last_address_;
 }
 
 MemsLocation MemsPredictor::locate(std::uint64_t lbn) const {
   const mems::MemsLayout& L = seek_.layout();
-  const mems::BlockAddress a = L.locate(lbn);
+  const mems::BlockAddress& a = address(lbn);
   MemsLocation loc;
   loc.x = a.cylinder;
   loc.y = L.physical_row(a.cylinder, a.column, a.row);

@@ -141,9 +141,15 @@ class MemsPredictor final : public Predictor {
   MemsLocation locate(std::uint64_t lbn) const;
 
  private:
+  /// seek_.layout().locate(lbn), remembered for the last LBN: a dispatch's estimate
+  /// (positioning()) and the driver's locate() then ask for the same block one after the other.
+  const mems::BlockAddress& address(std::uint64_t lbn) const;
   mems::MemsParams params_;
   mems::MemsSeek seek_;
   MemsCommandPath path_;
+  mutable bool last_valid_ = false;  ///< last_lbn_ / last_address_ hold a located block
+  mutable std::uint64_t last_lbn_ = 0;
+  mutable mems::BlockAddress last_address_{};
 };
 
 }  // namespace drivevp

@@ -89,9 +89,9 @@ AccessPass MemsLayout::down_pass(std::uint32_t r) const {
   return {y_nm_of_bit(top + servo_), y_nm_of_bit(top), y_nm_of_bit(top - row_bits_ + servo_), -1};
 }
 
-BlockPosition MemsLayout::position(std::uint64_t lbn) const {
+BlockPosition MemsLayout::position_of(const BlockAddress& a) const {
   BlockPosition b;
-  b.address = locate(lbn);
+  b.address = a;
   b.physical_row = physical_row(b.address.cylinder, b.address.column, b.address.row);
   b.first_tip = b.address.column * tips_active_ + b.address.cell * tsb_;
   b.x_nm = x_nm(b.address.cylinder);

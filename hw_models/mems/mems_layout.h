@@ -114,7 +114,10 @@ class MemsLayout {
   AccessPass up_pass(std::uint32_t physical_row) const;
   AccessPass down_pass(std::uint32_t physical_row) const;
   /// LBN -> full position. Throws std::out_of_range for lbn >= capacity().
-  BlockPosition position(std::uint64_t lbn) const;
+  BlockPosition position(std::uint64_t lbn) const { return position_of(locate(lbn)); }
+  /// The full position of the block at `a` (an address of this layout, unchecked; position(lbn) =
+  /// position_of(locate(lbn))).
+  BlockPosition position_of(const BlockAddress& a) const;
   /// Inverse from the media: the block whose up pass starts its servo burst at y_servo_nm on the
   /// cylinder at x_nm, read by tip group `column`, cell `cell`, on `sled`. Throws
   /// std::out_of_range when no block lies there.

@@ -242,9 +242,25 @@ void MemsSeek::check_range(std::uint64_t lbn, std::uint64_t blocks) const {
                             " passes the capacity of " + std::to_string(cap) + " blocks");
 }
 
-Sweep MemsSeek::run_sweep(const SledState& from, const BlockAddress& a, std::uint64_t lbn, std::uint64_t blocks) const {
+Sweep MemsSeek::run_sweep(const SledState& from, const BlockAddress& a, std::uint64_t blocks) const {
   const MemsLayout& L = layout_;
-  const BlockAddress z = L.locate(lbn + blocks - 1);
+  // The run's last block, lbn + blocks - 1, as L.locate() would give it: the run lies inside a's
+  // sweep (blocks <= run_blocks(a)), so only the position inside that sweep advances (Streaming:
+  // row·cells + cell; AlongY: the row), without locate()'s divisions down from the sled.
+  BlockAddress z = a;
+  if (L.order() == LayoutOrder::Streaming) {
+    const std::uint32_t cells = L.cells_per_row();
+    const std::uint64_t in_column = std::uint64_t{a.row} * cells + a.cell + (blocks - 1);  // < blocks per column
+    if (in_column <= 0xFFFF'FFFFu) {  // 32-bit division where it fits, as locate()
+      z.row = static_cast<std::uint32_t>(in_column) / cells;
+      z.cell = static_cast<std::uint32_t>(in_column) % cells;
+    } else {
+      z.row = static_cast<std::uint32_t>(in_column / cells);
+      z.cell = static_cast<std::uint32_t>(in_column % cells);
+    }
+  } else {
+    z.row = a.row + static_cast<std::uint32_t>(blocks - 1);
+  }
   const std::uint32_t pa = L.physical_row(a.cylinder, a.column, a.row);
   const std::uint32_t pz = L.physical_row(z.cylinder, z.column, z.row);
   const std::uint32_t lo = std::min(pa, pz), hi = std::max(pa, pz);
@@ -292,7 +308,7 @@ MediaAccess MemsSeek::access(const SledState& from, std::uint64_t lbn, std::uint
   while (remaining > 0) {
     const BlockAddress a = layout_.locate(cur);
     const std::uint64_t run = std::min<std::uint64_t>(remaining, layout_.run_blocks(a));
-    const Sweep s = run_sweep(state, a, cur, run);
+    const Sweep s = run_sweep(state, a, run);
     add(m, s);
     state = s.end;
     cur += run;
@@ -316,7 +332,7 @@ void MemsSeek::sweeps(const SledState& from, std::uint64_t lbn, std::uint32_t bl
   while (remaining > 0) {
     const BlockAddress a = layout_.locate(cur);
     const std::uint64_t run = std::min<std::uint64_t>(remaining, layout_.run_blocks(a));
-    out.push_back(run_sweep(state, a, cur, run));
+    out.push_back(run_sweep(state, a, run));
     state = out.back().end;
     cur += run;
     remaining -= run;
@@ -473,7 +489,7 @@ std::vector<Sweep> MemsSeek::batch_sweeps(const SledState& from, const std::vect
     while (remaining > 0) {
       const BlockAddress a = L.locate(cur);
       const std::uint64_t run = std::min<std::uint64_t>(remaining, L.run_blocks(a));
-      out.push_back(run_sweep(state, a, cur, run));
+      out.push_back(run_sweep(state, a, run));
       state = out.back().end;
       cur += run;
       remaining -= run;

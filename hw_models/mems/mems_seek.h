@@ -184,8 +184,8 @@ class MemsSeek {
   double bang_bang_s(const Axis& axis, double from, double w0, double to, double w1) const;
   /// position() without its memo of the last positioning.
   Positioning compute_position(const SledState& from, std::int64_t x_nm, const AccessPass& pass) const;
-  /// One run: `blocks` (<= run_blocks(a)) from `lbn` (address `a`), reached from `from`.
-  Sweep run_sweep(const SledState& from, const BlockAddress& a, std::uint64_t lbn, std::uint64_t blocks) const;
+  /// One run: `blocks` (<= run_blocks(a)) from the block at `a`, reached from `from`.
+  Sweep run_sweep(const SledState& from, const BlockAddress& a, std::uint64_t blocks) const;
   static void add(MediaAccess& m, const Sweep& s);
   void check_range(std::uint64_t lbn, std::uint64_t blocks) const;
   MemsParams params_;

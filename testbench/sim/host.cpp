@@ -106,12 +106,12 @@ void Host::submit_ready(Time now) {
       // A think time counts from the last completion (the first request's from time zero).
       const Time issue = last_completion_ + next_.think_time;
       if (issue > now) {
-        submit_event_.notify(to_sc_in_run(issue - sim_now()));
+        notify_submit(issue);
         break;
       }
       c.arrival = now;
     } else if (c.arrival > now) {
-      submit_event_.notify(to_sc_in_run(c.arrival - sim_now()));
+      notify_submit(c.arrival);
       break;
     }
     have_next_ = false;
@@ -158,7 +158,18 @@ void Host::submit_ready(Time now) {
 
 void Host::stop() { sc_core::sc_stop(); }
 
+void Host::notify_submit(Time at) {
+  // The open loop asks for the same next arrival at its submission and again at every
+  // completion before it: the kernel would ignore those (a pending timed notification at or
+  // before the new one stays), so they are skipped here; an earlier one replaces it as notify()
+  // would. `at` is later than now (the callers' branch), so the event fires at exactly `at`.
+  if (submit_due_ >= Time{0} && submit_due_ <= at) return;
+  submit_event_.notify(to_sc_in_run(at - sim_now()));
+  submit_due_ = at;
+}
+
 void Host::on_submit() {
+  submit_due_ = Time{-1};  // the timed notification has fired (or this is the start's delta one)
   in_handler_ = true;
   handler_delay_ = sc_core::SC_ZERO_TIME;
   offset_ = sc_core::SC_ZERO_TIME;

@@ -118,6 +118,11 @@ class Host : public sc_core::sc_module {
   ConservationChecker conservation_;
   DataIntegrityChecker integrity_;
   sc_core::sc_event submit_event_;
+  /// Absolute simulated time for which submit_event_ is notified, -1 when it is not pending. A
+  /// notification at or after it would be ignored by the kernel (sc_event::notify keeps the
+  /// earlier of two timed notifications), so notify_submit() skips it without the call.
+  Time submit_due_{-1};
+  void notify_submit(Time at);
   sc_core::sc_event stop_event_;    ///< stops the simulation (a handler served ahead of its time)
   bool in_handler_ = false;         ///< one of this host's handlers is running
   sc_core::sc_time handler_delay_;  ///< the running handler's time, from now

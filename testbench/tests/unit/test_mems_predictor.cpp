@@ -85,4 +85,17 @@ TEST_CASE("MEMS predictor locates blocks as (x, y, region) of the layout", "[mem
   const MemsLocation a = pred.locate(0), c = pred.locate(1);
   CHECK((a.x == c.x && a.y == c.y && a.region + 1 == c.region));
   CHECK_THROWS_AS(pred.locate(L.capacity()), std::out_of_range);
+  // The predictor remembers the last located LBN (positioning() then locate() of one dispatch):
+  // a failed locate leaves it as it was, and a remembered LBN gives the layout's answer.
+  const MemsLocation again = pred.locate(1);
+  CHECK((again.x == c.x && again.y == c.y && again.region == c.region));
+  CHECK_THROWS_AS(pred.locate(L.capacity()), std::out_of_range);
+  const mems::SledState origin{0, 0, +1};
+  const std::uint64_t far = L.capacity() - 1;
+  CHECK(pred.positioning(origin, far) ==
+        pred.seek()
+            .position(origin, L.position(far).x_nm,
+                      pred.seek().pass_for(L.position(far), pred.seek().direction(L.position(far).address)))
+            .total());
+  CHECK(pred.locate(far).x == L.position(far).address.cylinder);
 }
