@@ -179,6 +179,30 @@ SegmentedCache::ReadPlan SegmentedCache::join(const ReadPlan& pass, std::uint64_
   return p;
 }
 
+std::uint64_t SegmentedCache::raised_pass_end(const ReadPlan& pass, std::uint64_t lbn, std::uint32_t blocks,
+                                              std::uint64_t capacity) const {
+  if (pass.segment < 0 || static_cast<std::size_t>(pass.segment) >= segments_.size())
+    throw std::logic_error("SegmentedCache::raised_pass_end: the pass has no segment");
+  const Segment& s = segments_[pass.segment];
+  const std::uint64_t pass_end = pass.media_lbn + pass.media_blocks;
+  std::uint64_t end = std::max(s.ahead_end, max_read_ahead_end(lbn, blocks, s.start + s.skip, capacity));
+  end = std::min({end, s.start + region_, capacity});
+  const std::uint32_t mode = params_.continuous_read;
+  if ((mode == 1 || mode == 2) && pass_end > 0 && pass_end < capacity) {
+    if (!layout_) throw std::logic_error("SegmentedCache: device.cache.continuous_read 1, 2 and 4 need the layout");
+    end = std::min(end, mode == 1 ? layout_->track_end(pass_end - 1) : layout_->cylinder_end(pass_end - 1));
+  }
+  return std::max(end, pass_end);
+}
+
+std::uint64_t SegmentedCache::raise_target(const ReadPlan& pass, std::uint64_t lbn, std::uint32_t blocks,
+                                           std::uint64_t capacity) {
+  const std::uint64_t end = raised_pass_end(pass, lbn, blocks, capacity);
+  Segment& s = segments_[pass.segment];
+  s.ahead_end = std::max(s.ahead_end, max_read_ahead_end(lbn, blocks, s.start + s.skip, capacity));
+  return end;
+}
+
 void SegmentedCache::drop_overlapping(std::uint64_t lbn, std::uint32_t blocks, int keep) {
   for (std::size_t i = 0; i < segments_.size(); ++i) {
     Segment& s = segments_[i];

@@ -113,6 +113,17 @@ class SegmentedCache {
   /// target is raised by the read's own (DiskSim's disk_buffer_attempt_seg_ownership raises
   /// maxreadaheadblkno for every read that joins a segment).
   ReadPlan join(const ReadPlan& pass, std::uint64_t lbn, std::uint32_t blocks, std::uint64_t capacity);
+  /// Where the media read `pass` still running in its segment may end once a read of `blocks` at
+  /// `lbn` served there (a full hit or a read joining it) has raised the segment's read-ahead
+  /// target (DiskSim 4.0 disk_buffer_attempt_seg_ownership / disk_check_hda_pending raise
+  /// maxreadaheadblkno, and the running read-ahead goes on to it): the larger of the pass's end and
+  /// the raised target (max_read_ahead_end), the latter bounded by the segment's region and the
+  /// capacity and, in modes 1 (2), by the end of the track (cylinder) holding the pass's last
+  /// block, where DiskSim's read-ahead stops. Changes nothing (raise_target does).
+  std::uint64_t raised_pass_end(const ReadPlan& pass, std::uint64_t lbn, std::uint32_t blocks,
+                                std::uint64_t capacity) const;
+  /// As raised_pass_end, and raises the segment's target (its maxreadaheadblkno).
+  std::uint64_t raise_target(const ReadPlan& pass, std::uint64_t lbn, std::uint32_t blocks, std::uint64_t capacity);
 
   /// How a write is held: its data at `buffer_block`; `segment` -1 when it bypasses the cache.
   struct WritePlan {

@@ -23,6 +23,7 @@ constexpr std::uint64_t kChIrqAck = amap::kChannel + disk_regs::channel::kIrqAck
 constexpr std::uint64_t kChBufferOffset = amap::kChannel + disk_regs::channel::kBufferOffset;
 constexpr std::uint64_t kChBlocksDone = amap::kChannel + disk_regs::channel::kBlocksDone;
 constexpr std::uint64_t kChCommand = amap::kChannel + disk_regs::channel::kCommand;
+constexpr std::uint64_t kChExtend = amap::kChannel + disk_regs::channel::kExtend;
 constexpr std::uint64_t kChTransferStart = amap::kChannel + disk_regs::channel::kTransferStartPs;
 }  // namespace
 
@@ -364,11 +365,12 @@ Time DiskMediaDriver::command_overhead(const Command& first) {
       // A read whose first block the segment holds is merged with the running access
       // (disk_buffer_stopable_access returns TRUE for a read on the segment starting in [start,
       // end]; disk_buffer_select_read_segment only matches it below the end): it joins the pass
-      // when the pass reads the rest (the pass's count is fixed: raising its target is not
-      // modelled).
+      // when the pass reads the rest once the read has raised the segment's read-ahead target
+      // (start_join() extends the pass to it).
       const SegmentedCache::Lookup l = cache_->lookup(first.lbn, first.blocks);
       joining_ = l.segment == ahead_plan_.segment && l.hit_blocks > 0 &&
-                 first.end_lbn() <= ahead_plan_.media_lbn + ahead_plan_.media_blocks;
+                 first.end_lbn() <=
+                     cache_->raised_pass_end(ahead_plan_, first.lbn, first.blocks, predictor_.capacity_blocks());
     }
     // A miss's read-ahead stops at the command's arrival; a hit's when the command is served
     // (stop_ahead_for()).
@@ -475,6 +477,7 @@ void DiskMediaDriver::start_join() {
   MediaResult& r = batch_[index_];
   const Command& c = r.command;
   joined_ = true;
+  raise_ahead(c);  // the pass reads the rest
   read_ = cache_->join(ahead_plan_, c.lbn, c.blocks, predictor_.capacity_blocks());
   buffer_block_ = read_.buffer_block;
   // DiskSim's minreadaheadblkno is raised by the read too.
@@ -512,9 +515,20 @@ void DiskMediaDriver::start_join() {
   wake_at(Wake::Deliver, e);
 }
 
+void DiskMediaDriver::raise_ahead(const Command& c) {
+  const std::uint64_t end = cache_->raise_target(ahead_plan_, c.lbn, c.blocks, predictor_.capacity_blocks());
+  if (end <= ahead_plan_.media_lbn + ahead_plan_.media_blocks) return;
+  // The channel's pass goes on to the raised target (EXTEND; its interrupt moves to the new end).
+  ahead_plan_.media_blocks = static_cast<std::uint32_t>(end - ahead_plan_.media_lbn);
+  services_.write_reg(kChExtend, ahead_plan_.media_blocks, 4, &c);
+}
+
 bool DiskMediaDriver::start_hit_read_ahead(Time deliver) {
-  if (!cache_ || ahead_ != Ahead::None) return false;  // a read-ahead already runs: it goes on
   const Command& c = batch_[index_].command;
+  // A hit on the segment of a read-ahead still reading raises its target (DiskSim raises the
+  // segment's maxreadaheadblkno for every read it serves; the running access goes on to it).
+  if (cache_ && ahead_ == Ahead::Reading && !stop_requested_ && read_.segment == ahead_plan_.segment) raise_ahead(c);
+  if (!cache_ || ahead_ != Ahead::None) return false;  // a read-ahead already runs: it goes on
   ahead_plan_ = cache_->plan_hit_read_ahead(read_, c.lbn, c.blocks, predictor_.capacity_blocks());
   if (ahead_plan_.media_blocks == 0 || dirty_) return false;  // write-back data holds the heads
   // Modes 1 and 2 read ahead only where the heads are (DiskSim's disk_initiate_seek refuses a

@@ -59,6 +59,8 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
               else if (v == disk_regs::channel::kCmdStop)
                 stop(regs_.access_delay());
             });
+  regs_.add("EXTEND", disk_regs::channel::kExtend, 4, nullptr,
+            [this](std::uint64_t v, tlm::tlm_generic_payload&) { extend(v, regs_.access_delay()); });
   regs_.add("STATUS", disk_regs::channel::kStatus, 4, [this] { return status(); });
   // IRQ_ACK: a write acknowledges; a read returns STATUS and acknowledges (read to clear), so
   // that one burst from 0x14 takes the status, the acknowledge and the transfer times together.
@@ -226,6 +228,24 @@ void ReadChannel::stop(const sc_core::sc_time& delay) {
   const sc_core::sc_time due = to_sc(plan_.transfer_end - sim_now());
   transfer_done_irq.raise(due);  // earlier than the pending one: it replaces it
   if (transferring_.live()) done_event_.notify(due);
+}
+
+void ReadChannel::extend(std::uint64_t blocks, const sc_core::sc_time& delay) {
+  catch_up(sim_now() + to_time(delay));
+  if (!transferring_ || op_write_ || blocks <= count_ || blocks > UINT32_MAX ||
+      blocks > geometry_.capacity_blocks() - lbn_)
+    return;
+  // The same pass, longer: planned from the same start, its first count_ blocks keep their times.
+  count_ = static_cast<std::uint32_t>(blocks);
+  size_buffer();
+  plan_ = plan_runs(lbn_, count_, begin_, false);
+  actuator_.follow_transfer(plan_.transfer_end, plan_.end_cylinder, plan_.end_head);
+  const sc_core::sc_time due = to_sc(plan_.transfer_end - sim_now());
+  transfer_done_irq.reschedule(due);  // later than the pending raise: that one is cancelled
+  if (transferring_.live()) {
+    done_event_.cancel();
+    done_event_.notify(due);
+  }
 }
 
 void ReadChannel::deliver_passed(std::uint32_t passed) {

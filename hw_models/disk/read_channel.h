@@ -44,7 +44,10 @@ namespace drivevp {
 /// BLOCKS_DONE 0x3C RO32 (blocks the current or last transfer has passed, at the access's time; reading it
 /// during a read puts the blocks passed so far in the buffer: catch-up on access),
 /// COMMAND 3 = stop (a read in progress ends at the first block boundary at or after the
-/// command's time: the block under the head completes; the transfer-done interrupt moves there).
+/// command's time: the block under the head completes; the transfer-done interrupt moves there),
+/// EXTEND 0x40 WO32 (blocks: a read in progress continues on the same pass to that many blocks in
+/// all, its end and the transfer-done interrupt moving later; the firmware raises a running
+/// read-ahead's target with it, as DiskSim 4.0 raises a segment's maxreadaheadblkno).
 class ReadChannel : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ReadChannel> socket;         ///< registers
@@ -111,6 +114,9 @@ class ReadChannel : public sc_core::sc_module {
   /// Blocks of the current transfer that have passed under the head by `at`.
   std::uint32_t blocks_passed(Time at) const;
   void stop(const sc_core::sc_time& delay);
+  /// EXTEND: the read in progress continues to `blocks` blocks (ignored unless a read is in
+  /// progress, blocks > COUNT and the blocks lie inside the capacity).
+  void extend(std::uint64_t blocks, const sc_core::sc_time& delay);
   /// Grows the sector buffer to BUFFER_OFFSET + COUNT blocks (revoking DMI when it moves).
   void size_buffer();
   std::uint64_t lbn_ = 0;

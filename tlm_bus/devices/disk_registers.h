@@ -50,6 +50,7 @@ inline constexpr std::uint64_t kSectorUnderHead = 0x28;  ///< 4 bytes, RO
 inline constexpr std::uint64_t kBufferOffset = 0x30;     ///< 8 bytes, RW: sector-buffer block the transfer uses first
 inline constexpr std::uint64_t kMark = 0x38;             ///< 4 bytes, RW: blocks whose data is in the buffer early
 inline constexpr std::uint64_t kBlocksDone = 0x3C;       ///< 4 bytes, RO: blocks the last transfer has passed
+inline constexpr std::uint64_t kExtend = 0x40;           ///< 4 bytes, WO: a running read continues to this many blocks
 inline constexpr std::uint32_t kCmdRead = 1;
 inline constexpr std::uint32_t kCmdWrite = 2;
 inline constexpr std::uint32_t kCmdStop = 3;  ///< a read ends at the first block boundary at or after now
