@@ -24,6 +24,7 @@ constexpr std::uint64_t kChBufferOffset = amap::kChannel + disk_regs::channel::k
 constexpr std::uint64_t kChBlocksDone = amap::kChannel + disk_regs::channel::kBlocksDone;
 constexpr std::uint64_t kChCommand = amap::kChannel + disk_regs::channel::kCommand;
 constexpr std::uint64_t kChExtend = amap::kChannel + disk_regs::channel::kExtend;
+constexpr std::uint64_t kChRingBlocks = amap::kChannel + disk_regs::channel::kRingBlocks;
 constexpr std::uint64_t kChTransferStart = amap::kChannel + disk_regs::channel::kTransferStartPs;
 }  // namespace
 
@@ -79,7 +80,12 @@ void DiskMediaDriver::boot() {
   predictor_ = DiskPredictor(page, index);
   predictor_.set_command_path(command_path());
   head_ = {0, 0};
-  if (cache_) cache_->set_layout(&layout_);
+  if (cache_) {
+    cache_->set_layout(&layout_);
+    // Each segment's region is a ring in the buffer (one burst: RING_BLOCKS, RING_COUNT).
+    std::uint32_t ring[2] = {static_cast<std::uint32_t>(cache_->region_blocks()), cache_->ring_count()};
+    services_.bus_access(tlm::TLM_WRITE_COMMAND, kChRingBlocks, ring, sizeof ring);
+  }
 }
 
 std::uint64_t DiskMediaDriver::GeometryLayout::run_end(std::uint64_t lbn, bool per_track) const {
@@ -466,7 +472,8 @@ void DiskMediaDriver::start_read() {
   stop_requested_ = false;
   // One burst: BUFFER_OFFSET (where the media read goes), MARK (its blocks the command needs
   // early, when read-ahead follows them).
-  const std::uint64_t offset = read_.buffer_block + read_.hit_blocks;
+  const std::uint64_t offset =
+      cache_ ? cache_->ring_advance(read_.buffer_block, read_.hit_blocks) : read_.buffer_block + read_.hit_blocks;
   const std::uint32_t mark = read_.media_blocks > read_.requested_media_blocks ? read_.requested_media_blocks : 0;
   std::uint32_t words[3] = {static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(offset >> 32), mark};
   services_.bus_access(tlm::TLM_WRITE_COMMAND, kChBufferOffset, words, sizeof words, &c);
@@ -917,7 +924,13 @@ void DiskMediaDriver::on_timer() {
       media_done_ = true;
     }
   }
-  services_.dma(c, true, std::size_t{c.blocks} * kBlockBytes, buffer_block_ * kBlockBytes);
+  // The blocks may wrap around the segment's ring: then two DMA transfers.
+  const std::uint64_t first = cache_ ? cache_->contiguous_blocks(buffer_block_, c.blocks) : c.blocks;
+  services_.dma(c, true, first * kBlockBytes, buffer_block_ * kBlockBytes);
+  if (first < c.blocks) {
+    const std::uint64_t ring_start = buffer_block_ + first - cache_->region_blocks();
+    services_.dma(c, true, (c.blocks - first) * kBlockBytes, ring_start * kBlockBytes, first * kBlockBytes);
+  }
   complete_feature(after);
 }
 

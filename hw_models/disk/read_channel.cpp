@@ -61,6 +61,18 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
             });
   regs_.add("EXTEND", disk_regs::channel::kExtend, 4, nullptr,
             [this](std::uint64_t v, tlm::tlm_generic_payload&) { extend(v, regs_.access_delay()); });
+  regs_.add(
+      "RING_BLOCKS", disk_regs::channel::kRingBlocks, 4, [this, u64] { return u64(ring_blocks_); },
+      [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+        ring_blocks_ = static_cast<std::uint32_t>(v);
+        size_buffer();
+      });
+  regs_.add(
+      "RING_COUNT", disk_regs::channel::kRingCount, 4, [this, u64] { return u64(ring_count_); },
+      [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+        ring_count_ = static_cast<std::uint32_t>(v);
+        size_buffer();
+      });
   regs_.add("STATUS", disk_regs::channel::kStatus, 4, [this] { return status(); });
   // IRQ_ACK: a write acknowledges; a read returns STATUS and acknowledges (read to clear), so
   // that one burst from 0x14 takes the status, the acknowledge and the transfer times together.
@@ -177,8 +189,35 @@ void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
   if (transferring_.live()) done_event_.notify(due);
 }
 
+std::pair<std::uint64_t, std::uint64_t> ReadChannel::ring_of(std::uint64_t b) const {
+  if (ring_blocks_ == 0 || b >= std::uint64_t{ring_blocks_} * ring_count_) return {b, 0};
+  return {b - b % ring_blocks_, ring_blocks_};
+}
+
+void ReadChannel::move_blocks(std::uint64_t first, std::uint64_t n, bool to_store) {
+  const auto [ring, size] = ring_of(buffer_offset_);
+  while (n > 0) {
+    // Buffer block of transfer block `first`, and the blocks from it to the ring's end.
+    std::uint64_t at = buffer_offset_ + first;
+    std::uint64_t run = n;
+    if (size > 0) {
+      at = ring + (buffer_offset_ - ring + first) % size;
+      run = std::min(n, ring + size - at);
+    }
+    std::uint8_t* data = buffer_.bytes.data() + at * kBlockBytes;
+    if (to_store)
+      store_.write(lbn_ + first, run, data);
+    else
+      store_.read(lbn_ + first, run, data);
+    first += run;
+    n -= run;
+  }
+}
+
 void ReadChannel::size_buffer() {
-  const std::uint64_t bytes = (buffer_offset_ + count_) * kBlockBytes;
+  const auto [ring, size] = ring_of(buffer_offset_);
+  const std::uint64_t end = size > 0 ? ring + size : buffer_offset_ + count_;
+  const std::uint64_t bytes = std::max<std::uint64_t>(end, std::uint64_t{ring_blocks_} * ring_count_) * kBlockBytes;
   if (buffer_.bytes.size() < bytes) {
     buffer_.bytes.resize(bytes);
     buffer_socket->invalidate_direct_mem_ptr(0, ~std::uint64_t{0});  // the buffer moved
@@ -250,25 +289,23 @@ void ReadChannel::extend(std::uint64_t blocks, const sc_core::sc_time& delay) {
 
 void ReadChannel::deliver_passed(std::uint32_t passed) {
   if (!transferring_ || op_write_ || passed <= filled_) return;
-  std::uint8_t* data = buffer_.bytes.data() + buffer_offset_ * kBlockBytes;
-  store_.read(lbn_ + filled_, passed - filled_, data + filled_ * kBlockBytes);
+  move_blocks(filled_, passed - filled_, false);
   filled_ = passed;
   if (filled_ >= mark_) mark_copied_ = true;
 }
 
 void ReadChannel::catch_up(Time at) {
   if (!transferring_) return;
-  std::uint8_t* data = buffer_.bytes.data() + buffer_offset_ * kBlockBytes;
   if (!mark_copied_ && at >= mark_end_) {  // the marked blocks are in the buffer early
-    store_.read(lbn_, mark_, data);
+    move_blocks(filled_, mark_ - std::min<std::uint64_t>(filled_, mark_), false);
     mark_copied_ = true;
     filled_ = std::max<std::uint64_t>(filled_, mark_);
   }
   if (at < plan_.transfer_end) return;
   if (op_write_)
-    store_.write(lbn_, count_, data);
+    move_blocks(0, count_, true);
   else if (filled_ < count_)  // the rest of the blocks read (a stop has cut off those not reached)
-    store_.read(lbn_ + filled_, count_ - filled_, data + filled_ * kBlockBytes);
+    move_blocks(filled_, count_ - filled_, false);
   transferring_ = false;
   done_pending_ = true;
 }

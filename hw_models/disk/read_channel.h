@@ -47,7 +47,11 @@ namespace drivevp {
 /// command's time: the block under the head completes; the transfer-done interrupt moves there),
 /// EXTEND 0x40 WO32 (blocks: a read in progress continues on the same pass to that many blocks in
 /// all, its end and the transfer-done interrupt moving later; the firmware raises a running
-/// read-ahead's target with it, as DiskSim 4.0 raises a segment's maxreadaheadblkno).
+/// read-ahead's target with it, as DiskSim 4.0 raises a segment's maxreadaheadblkno),
+/// RING_BLOCKS 0x44 RW32 and RING_COUNT 0x48 RW32 (the buffer's first RING_COUNT x RING_BLOCKS
+/// blocks are RING_COUNT rings of RING_BLOCKS blocks: a transfer whose BUFFER_OFFSET lies in a ring
+/// puts its block i at the ring's block (BUFFER_OFFSET - ring start + i) mod RING_BLOCKS, wrapping
+/// around the ring's end to its start, as DiskSim 4.0's segments wrap in the buffer; 0: none).
 class ReadChannel : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ReadChannel> socket;         ///< registers
@@ -119,6 +123,13 @@ class ReadChannel : public sc_core::sc_module {
   void extend(std::uint64_t blocks, const sc_core::sc_time& delay);
   /// Grows the sector buffer to BUFFER_OFFSET + COUNT blocks (revoking DMI when it moves).
   void size_buffer();
+  /// Moves transfer blocks [first, first + n) between the store and the sector buffer (to the
+  /// store when `to_store`), wrapping around the transfer's ring (RING_BLOCKS) if it has one.
+  void move_blocks(std::uint64_t first, std::uint64_t n, bool to_store);
+  /// The ring holding buffer block `b` as [start, start + RING_BLOCKS), or {b, 0} when none does.
+  std::pair<std::uint64_t, std::uint64_t> ring_of(std::uint64_t b) const;
+  std::uint32_t ring_blocks_ = 0;
+  std::uint32_t ring_count_ = 0;
   std::uint64_t lbn_ = 0;
   std::uint32_t count_ = 0;
   std::uint64_t buffer_offset_ = 0;  ///< blocks

@@ -616,6 +616,32 @@ TEST_CASE("cache: hits during and after a read-ahead return the media's bytes", 
   for (std::size_t i = 0; i < csv.size(); ++i) CHECK(csv.at(i, "data_ok") == "1");
 }
 
+TEST_CASE("cache: a segment's read-ahead wraps around its buffer ring and hits return the media's bytes",
+          "[sim][cache][read-ahead][ring][data]") {
+  // Segments of 16 blocks with 16 of read-ahead: each segment's buffer region is a ring of 32
+  // blocks (DiskSim 4.0's segments wrap in the buffer). A read of blocks 0..7 misses and reads
+  // ahead to block 24. A read of 20..27 at 100 ms is a partial hit (20..23): its media read, 24..27
+  // and read-ahead to 28 + 16 = 44, passes the region's end (block 32 from the segment's start)
+  // and wraps to its start (blocks 32..43 at the ring's blocks 0..11). A read of 28..39 at 300 ms
+  // is then a full hit whose blocks wrap around the ring: two DMA transfers (DMI latency + one
+  // transaction each: 4), the entry (1). run.check_data checks every read's bytes.
+  TempDir dir("ra-ring");
+  const std::int64_t third = 300 * kMs;
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 8, true) + line_ms(100 * kMs, kLbn + 20, 8, true) + line_ms(third, kLbn + 28, 12, true),
+          {"device.cache.enabled=true", "device.cache.segments=1", "device.cache.segment_blocks=16",
+           "device.cache.max_read_ahead=16", "device.cache.read_ahead_over_requested=true", "run.check_data=true"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 3);
+  CHECK(csv.ps(1, "transfer_start_ms") > 100 * kMs);  // a media read for 24..27
+  const std::int64_t command3 = third + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(2, "seek_start_ms") == command3);  // a full hit: no media
+  CHECK(csv.ps(2, "transfer_end_ms") == command3);
+  CHECK(csv.ps(2, "completion_ms") == command3 + 5 * kBus);
+  for (std::size_t i = 0; i < csv.size(); ++i) CHECK(csv.at(i, "data_ok") == "1");
+}
+
 TEST_CASE("cache: the DEC read-ahead reads to the track's end and keeps the segment's last blocks",
           "[sim][cache][read-ahead]") {
   // device.cache.continuous_read = 4 (DiskSim's BUFFER_DEC_PREFETCH_SCHEME), one 16-block
