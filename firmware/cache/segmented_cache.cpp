@@ -41,6 +41,21 @@ void SegmentedCache::set_layout(const TrackLayout* layout) {
   region_ = params_.segment_blocks + read_ahead_room();
 }
 
+std::uint64_t SegmentedCache::ring_block(int segment, std::uint64_t lbn) const {
+  return region_ * static_cast<std::uint64_t>(segment) + (lbn - segments_[segment].start) % region_;
+}
+
+std::uint64_t SegmentedCache::contiguous_blocks(std::uint64_t buffer_block, std::uint64_t blocks) const {
+  if (buffer_block >= region_ * segments_.size()) return blocks;  // the bypass region: no ring
+  return std::min(blocks, (buffer_block / region_ + 1) * region_ - buffer_block);
+}
+
+std::uint64_t SegmentedCache::ring_advance(std::uint64_t buffer_block, std::uint64_t n) const {
+  if (buffer_block >= region_ * segments_.size()) return buffer_block + n;
+  const std::uint64_t ring = buffer_block - buffer_block % region_;
+  return ring + (buffer_block - ring + n) % region_;
+}
+
 std::uint64_t SegmentedCache::buffer_blocks() const { return region_ * (segments_.size() + 1); }
 
 SegmentedCache::Lookup SegmentedCache::lookup(std::uint64_t lbn, std::uint32_t blocks) const {
@@ -93,7 +108,7 @@ SegmentedCache::ReadPlan SegmentedCache::plan_hit_read_ahead(const ReadPlan& hit
   s.ahead_end = std::max(s.ahead_end, max_read_ahead_end(lbn, blocks, s.start + s.skip, capacity));
   if (!params_.read_ahead_on_idle_hit || hit.segment >= static_cast<int>(params_.segments)) return p;
   const std::uint64_t from = s.start + s.valid;
-  std::uint64_t end = std::min({s.ahead_end, region_end(s), capacity});
+  std::uint64_t end = std::min(s.ahead_end, capacity);  // the segment's ring: no end of its own
   if (from >= end) return p;
   const std::uint32_t mode = params_.continuous_read;
   if (mode == 1 || mode == 2) {
@@ -101,7 +116,7 @@ SegmentedCache::ReadPlan SegmentedCache::plan_hit_read_ahead(const ReadPlan& hit
     end = std::min(end, mode == 1 ? layout_->track_end(from) : layout_->cylinder_end(from));
   }
   p.segment = hit.segment;
-  p.buffer_block = region_ * static_cast<std::uint64_t>(hit.segment) + (from - s.start);
+  p.buffer_block = ring_block(hit.segment, from);
   p.media_lbn = from;
   p.media_blocks = static_cast<std::uint32_t>(end - from);
   return p;
@@ -135,9 +150,9 @@ SegmentedCache::ReadPlan SegmentedCache::plan_read(std::uint64_t lbn, std::uint3
   }
   const Lookup l = lookup(lbn, blocks);
   int seg = l.segment;
-  // A partial hit continues in its segment when the rest fits there (never in the write segment).
-  const bool hit = seg >= 0 && (l.hit_blocks == blocks || (region_end(segments_[seg]) >= lbn + blocks &&
-                                                           seg < static_cast<int>(params_.segments)));
+  // A partial hit continues in its segment (a ring: the rest and the read-ahead wrap around its
+  // region), never in the write segment.
+  const bool hit = seg >= 0 && (l.hit_blocks == blocks || seg < static_cast<int>(params_.segments));
   if (!hit) {  // a miss: the least recently used read segment starts at the request
     seg = least_recently_used();
     segments_[seg] = {lbn, 0, 0};
@@ -146,13 +161,13 @@ SegmentedCache::ReadPlan SegmentedCache::plan_read(std::uint64_t lbn, std::uint3
   touch(seg);
   p.segment = seg;
   p.hit_blocks = hit ? l.hit_blocks : 0;
-  p.buffer_block = region_ * static_cast<std::uint64_t>(seg) + (lbn - s.start);
+  p.buffer_block = ring_block(seg, lbn);
   if (p.hit_blocks == blocks) return p;  // full hit
   p.media_lbn = lbn + p.hit_blocks;
   p.requested_media_blocks = blocks - p.hit_blocks;
   const std::uint64_t wanted_end = read_ahead_end(lbn, blocks, s.start + s.skip, capacity);
   s.ahead_end = std::max(s.ahead_end, max_read_ahead_end(lbn, blocks, s.start + s.skip, capacity));
-  const std::uint64_t end = std::min({wanted_end, region_end(s), capacity});
+  const std::uint64_t end = std::min(wanted_end, capacity);
   p.media_blocks = static_cast<std::uint32_t>(end - p.media_lbn);
   return p;
 }
@@ -192,8 +207,32 @@ SegmentedCache::ReadPlan SegmentedCache::join(const ReadPlan& pass, std::uint64_
   ReadPlan p;
   p.segment = pass.segment;
   p.hit_blocks = blocks;
-  p.buffer_block = region_ * static_cast<std::uint64_t>(pass.segment) + (lbn - s.start);
+  p.buffer_block = ring_block(pass.segment, lbn);
   return p;
+}
+
+std::uint64_t SegmentedCache::raised_pass_end(const ReadPlan& pass, std::uint64_t lbn, std::uint32_t blocks,
+                                              std::uint64_t capacity) const {
+  if (pass.segment < 0 || static_cast<std::size_t>(pass.segment) >= segments_.size())
+    throw std::logic_error("SegmentedCache::raised_pass_end: the pass has no segment");
+  const Segment& s = segments_[pass.segment];
+  const std::uint64_t pass_end = pass.media_lbn + pass.media_blocks;
+  std::uint64_t end = std::max(s.ahead_end, max_read_ahead_end(lbn, blocks, s.start + s.skip, capacity));
+  end = std::min(end, capacity);
+  const std::uint32_t mode = params_.continuous_read;
+  if ((mode == 1 || mode == 2) && pass_end > 0 && pass_end < capacity) {
+    if (!layout_) throw std::logic_error("SegmentedCache: device.cache.continuous_read 1, 2 and 4 need the layout");
+    end = std::min(end, mode == 1 ? layout_->track_end(pass_end - 1) : layout_->cylinder_end(pass_end - 1));
+  }
+  return std::max(end, pass_end);
+}
+
+std::uint64_t SegmentedCache::raise_target(const ReadPlan& pass, std::uint64_t lbn, std::uint32_t blocks,
+                                           std::uint64_t capacity) {
+  const std::uint64_t end = raised_pass_end(pass, lbn, blocks, capacity);
+  Segment& s = segments_[pass.segment];
+  s.ahead_end = std::max(s.ahead_end, max_read_ahead_end(lbn, blocks, s.start + s.skip, capacity));
+  return end;
 }
 
 void SegmentedCache::drop_overlapping(std::uint64_t lbn, std::uint32_t blocks, int keep) {

@@ -33,7 +33,9 @@ class TrackLayout {
 /// past a request (read_ahead_room), so a miss's media read is never cut at the segment's size: a segment is a ring of
 /// segment_blocks blocks (DiskSim 4.0 disksim_diskcache.c disk_buffer_segment_wrap), the read-ahead scrolling the
 /// oldest blocks, the request's included, out of it. A segment holds the contiguous blocks [start, start + valid), all
-/// equal to the media's, of which only the last segment_blocks count as cached.
+/// equal to the media's, of which only the last segment_blocks count as cached. Each region is a ring in the buffer
+/// addresses too: block x sits at the region's block (x - start) mod region (the channel's RING_BLOCKS), so a media
+/// read past the region's end wraps to its start, over blocks already scrolled out.
 class SegmentedCache {
  public:
   /// Throws std::invalid_argument when segments is outside [1, 64], segment_blocks outside
@@ -73,9 +75,8 @@ class SegmentedCache {
   };
   /// Plans a read of `blocks` blocks at `lbn` on a drive of `capacity` blocks and takes its segment
   /// (most recently used from now on; a miss empties the least recently used read segment and
-  /// starts it at lbn; a partial hit whose remainder and read-ahead do not fit in its segment's
-  /// room is served as a miss). The media read ends at read_ahead_end, bounded by the segment's
-  /// region and the capacity.
+  /// starts it at lbn; a partial hit continues in its read segment, its media read wrapping
+  /// around the segment's ring). The media read ends at read_ahead_end, bounded by the capacity.
   ReadPlan plan_read(std::uint64_t lbn, std::uint32_t blocks, std::uint64_t capacity);
   /// Where the media read of a read of `blocks` at `lbn` ends (one past its last block, before the
   /// segment's and the capacity's bounds), per CacheParams::continuous_read, for a segment whose
@@ -96,7 +97,7 @@ class SegmentedCache {
   /// disk_check_hda_pending, readaheadifidle): a media read from the segment's end, all of it
   /// read-ahead (requested_media_blocks 0, into the buffer at buffer_block), up to the larger of the
   /// segment's read-ahead target (DiskSim's maxreadaheadblkno, kept from the reads served there) and
-  /// the hit's own (max_read_ahead_end), not past the segment's region or the capacity, and in mode
+  /// the hit's own (max_read_ahead_end), not past the capacity (the segment's ring wraps), and in mode
   /// 1 (2) not past the end of the track (cylinder) holding the segment's end (where DiskSim's
   /// disk_initiate_seek refuses a background read's seek; the caller checks that the heads are on
   /// it). media_blocks 0: none (the key off, the write segment, the segment holding its target).
@@ -122,6 +123,17 @@ class SegmentedCache {
   /// target is raised by the read's own (DiskSim's disk_buffer_attempt_seg_ownership raises
   /// maxreadaheadblkno for every read that joins a segment).
   ReadPlan join(const ReadPlan& pass, std::uint64_t lbn, std::uint32_t blocks, std::uint64_t capacity);
+  /// Where the media read `pass` still running in its segment may end once a read of `blocks` at
+  /// `lbn` served there (a full hit or a read joining it) has raised the segment's read-ahead
+  /// target (DiskSim 4.0 disk_buffer_attempt_seg_ownership / disk_check_hda_pending raise
+  /// maxreadaheadblkno, and the running read-ahead goes on to it): the larger of the pass's end and
+  /// the raised target (max_read_ahead_end), the latter bounded by the capacity and, in modes 1 (2), by the end of the
+  /// track (cylinder) holding the pass's last block, where DiskSim's read-ahead stops. Changes nothing (raise_target
+  /// does).
+  std::uint64_t raised_pass_end(const ReadPlan& pass, std::uint64_t lbn, std::uint32_t blocks,
+                                std::uint64_t capacity) const;
+  /// As raised_pass_end, and raises the segment's target (its maxreadaheadblkno).
+  std::uint64_t raise_target(const ReadPlan& pass, std::uint64_t lbn, std::uint32_t blocks, std::uint64_t capacity);
 
   /// How a write is held: its data at `buffer_block`; `segment` -1 when it bypasses the cache.
   struct WritePlan {
@@ -137,6 +149,16 @@ class SegmentedCache {
   /// end at lbn, with room for them): drops other segments overlapping it, extends that one.
   void extend_write(std::uint64_t lbn, std::uint32_t blocks);
 
+  /// Blocks per segment region: each is a ring in the sector buffer (the channel's RING_BLOCKS),
+  /// the read segments' and the write segment's regions the first ring_count() of the buffer.
+  std::uint64_t region_blocks() const { return region_; }
+  std::uint32_t ring_count() const { return static_cast<std::uint32_t>(segments_.size()); }
+  /// Of `blocks` buffer blocks from `buffer_block` on, how many lie before its ring's end (the rest
+  /// wraps around to the ring's start); all of them outside the rings.
+  std::uint64_t contiguous_blocks(std::uint64_t buffer_block, std::uint64_t blocks) const;
+  /// The buffer block `n` blocks after `buffer_block` in its ring (wrapping at the ring's end), or
+  /// buffer_block + n outside the rings.
+  std::uint64_t ring_advance(std::uint64_t buffer_block, std::uint64_t n) const;
   /// Buffer blocks the cache uses (the sector buffer grows to this).
   std::uint64_t buffer_blocks() const;
   const CacheParams& params() const { return params_; }
@@ -152,10 +174,9 @@ class SegmentedCache {
     std::uint64_t ahead_end = 0;
     std::uint32_t lead = 0;  ///< blocks read before the miss that started it (lead_in)
   };
-  /// One past the last LBN a segment's media reads may reach: its region from the miss's first
-  /// block (lead blocks before it use the room read_ahead_room() added for them).
-  std::uint64_t region_end(const Segment& s) const { return s.start + s.lead + region_ - lead_room_; }
   int least_recently_used() const;
+  /// The buffer block holding `lbn` in `segment`'s ring: its region's block (lbn - start) mod region.
+  std::uint64_t ring_block(int segment, std::uint64_t lbn) const;
   /// max_read_ahead, raised to min_read_ahead when below it (DiskSim 4.0 disk_postpass_perdisk).
   std::uint32_t effective_max_read_ahead() const;
   /// Where modes 1-3 count a read's read-ahead to (read_ahead_end's count, before any stop).

@@ -260,8 +260,9 @@ void Controller::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   if (start <= cq_dmi_.get_end_address() && end >= cq_dmi_.get_start_address()) cq_dmi_valid_ = false;
 }
 
-void Controller::dma(const Command& command, bool to_host, std::size_t bytes, std::uint64_t buffer_offset) {
-  const std::uint64_t host = data_address_[command.tag % params_.queue_depth];
+void Controller::dma(const Command& command, bool to_host, std::size_t bytes, std::uint64_t buffer_offset,
+                     std::uint64_t host_offset) {
+  const std::uint64_t host = data_address_[command.tag % params_.queue_depth] + host_offset;
   if (std::uint8_t* base = channel_buffer(buffer_offset + bytes)) {
     std::uint8_t* buffer = base + buffer_offset;
     // The sector buffer is reached directly (DMI, with its latency); one bus transaction moves

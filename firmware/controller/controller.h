@@ -113,7 +113,8 @@ class Controller : public sc_core::sc_module, private ControllerServices {
   std::uint64_t read_reg(std::uint64_t address, unsigned width) override;
   void write_reg(std::uint64_t address, std::uint64_t value, unsigned width, const Command* command = nullptr) override;
   sc_core::sc_time& offset() override { return offset_; }
-  void dma(const Command& command, bool to_host, std::size_t bytes, std::uint64_t buffer_offset = 0) override;
+  void dma(const Command& command, bool to_host, std::size_t bytes, std::uint64_t buffer_offset = 0,
+           std::uint64_t host_offset = 0) override;
   std::optional<Time> dmi_write_latency() const override { return dmi_write_latency_; }
   bool transactions_observed() const override { return traced_; }
   bool holds_only(std::size_t commands) const override { return held_ == commands && sq_head_ == sq_tail_; }

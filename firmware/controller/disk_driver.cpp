@@ -25,6 +25,8 @@ constexpr std::uint64_t kChBlocksDone = amap::kChannel + disk_regs::channel::kBl
 constexpr std::uint64_t kChLead = amap::kChannel + disk_regs::channel::kLead;
 constexpr std::uint64_t kChLeadTaken = amap::kChannel + disk_regs::channel::kLeadTaken;
 constexpr std::uint64_t kChCommand = amap::kChannel + disk_regs::channel::kCommand;
+constexpr std::uint64_t kChExtend = amap::kChannel + disk_regs::channel::kExtend;
+constexpr std::uint64_t kChRingBlocks = amap::kChannel + disk_regs::channel::kRingBlocks;
 constexpr std::uint64_t kChTransferStart = amap::kChannel + disk_regs::channel::kTransferStartPs;
 }  // namespace
 
@@ -80,7 +82,12 @@ void DiskMediaDriver::boot() {
   predictor_ = DiskPredictor(page, index);
   predictor_.set_command_path(command_path());
   head_ = {0, 0};
-  if (cache_) cache_->set_layout(&layout_);
+  if (cache_) {
+    cache_->set_layout(&layout_);
+    // Each segment's region is a ring in the buffer (one burst: RING_BLOCKS, RING_COUNT).
+    std::uint32_t ring[2] = {static_cast<std::uint32_t>(cache_->region_blocks()), cache_->ring_count()};
+    services_.bus_access(tlm::TLM_WRITE_COMMAND, kChRingBlocks, ring, sizeof ring);
+  }
 }
 
 std::uint64_t DiskMediaDriver::GeometryLayout::run_end(std::uint64_t lbn, bool per_track) const {
@@ -366,11 +373,12 @@ Time DiskMediaDriver::command_overhead(const Command& first) {
       // A read whose first block the segment holds is merged with the running access
       // (disk_buffer_stopable_access returns TRUE for a read on the segment starting in [start,
       // end]; disk_buffer_select_read_segment only matches it below the end): it joins the pass
-      // when the pass reads the rest (the pass's count is fixed: raising its target is not
-      // modelled).
+      // when the pass reads the rest once the read has raised the segment's read-ahead target
+      // (start_join() extends the pass to it).
       const SegmentedCache::Lookup l = cache_->lookup(first.lbn, first.blocks);
       joining_ = l.segment == ahead_plan_.segment && l.hit_blocks > 0 &&
-                 first.end_lbn() <= ahead_plan_.media_lbn + ahead_plan_.media_blocks;
+                 first.end_lbn() <=
+                     cache_->raised_pass_end(ahead_plan_, first.lbn, first.blocks, predictor_.capacity_blocks());
     }
     // A miss's read-ahead stops at the command's arrival; a hit's when the command is served
     // (stop_ahead_for()).
@@ -468,7 +476,8 @@ void DiskMediaDriver::start_read() {
   stop_requested_ = false;
   // One burst: BUFFER_OFFSET (where the media read goes), MARK (its blocks the command needs
   // early, when read-ahead follows them).
-  const std::uint64_t offset = read_.buffer_block + read_.hit_blocks;
+  const std::uint64_t offset =
+      cache_ ? cache_->ring_advance(read_.buffer_block, read_.hit_blocks) : read_.buffer_block + read_.hit_blocks;
   const std::uint32_t mark = read_.media_blocks > read_.requested_media_blocks ? read_.requested_media_blocks : 0;
   write_buffer_mark(offset, mark, &c);
   // CacheParams::read_any_free_blocks: a miss into its empty segment may start with the blocks of
@@ -488,6 +497,7 @@ void DiskMediaDriver::start_join() {
   MediaResult& r = batch_[index_];
   const Command& c = r.command;
   joined_ = true;
+  raise_ahead(c);  // the pass reads the rest
   read_ = cache_->join(ahead_plan_, c.lbn, c.blocks, predictor_.capacity_blocks());
   buffer_block_ = read_.buffer_block;
   // DiskSim's minreadaheadblkno is raised by the read too.
@@ -543,9 +553,20 @@ void DiskMediaDriver::write_buffer_mark(std::uint64_t offset, std::uint32_t mark
   written_mark_ = mark;
 }
 
+void DiskMediaDriver::raise_ahead(const Command& c) {
+  const std::uint64_t end = cache_->raise_target(ahead_plan_, c.lbn, c.blocks, predictor_.capacity_blocks());
+  if (end <= ahead_plan_.media_lbn + ahead_plan_.media_blocks) return;
+  // The channel's pass goes on to the raised target (EXTEND; its interrupt moves to the new end).
+  ahead_plan_.media_blocks = static_cast<std::uint32_t>(end - ahead_plan_.media_lbn);
+  services_.write_reg(kChExtend, ahead_plan_.media_blocks, 4, &c);
+}
+
 bool DiskMediaDriver::start_hit_read_ahead(Time deliver) {
-  if (!cache_ || ahead_ != Ahead::None) return false;  // a read-ahead already runs: it goes on
   const Command& c = batch_[index_].command;
+  // A hit on the segment of a read-ahead still reading raises its target (DiskSim raises the
+  // segment's maxreadaheadblkno for every read it serves; the running access goes on to it).
+  if (cache_ && ahead_ == Ahead::Reading && !stop_requested_ && read_.segment == ahead_plan_.segment) raise_ahead(c);
+  if (!cache_ || ahead_ != Ahead::None) return false;  // a read-ahead already runs: it goes on
   ahead_plan_ = cache_->plan_hit_read_ahead(read_, c.lbn, c.blocks, predictor_.capacity_blocks());
   if (ahead_plan_.media_blocks == 0 || dirty_) return false;  // write-back data holds the heads
   // Modes 1 and 2 read ahead only where the heads are (DiskSim's disk_initiate_seek refuses a
@@ -995,7 +1016,13 @@ void DiskMediaDriver::deliver() {
       media_done_ = true;
     }
   }
-  services_.dma(c, true, std::size_t{c.blocks} * kBlockBytes, buffer_block_ * kBlockBytes);
+  // The blocks may wrap around the segment's ring: then two DMA transfers.
+  const std::uint64_t first = cache_ ? cache_->contiguous_blocks(buffer_block_, c.blocks) : c.blocks;
+  services_.dma(c, true, first * kBlockBytes, buffer_block_ * kBlockBytes);
+  if (first < c.blocks) {
+    const std::uint64_t ring_start = buffer_block_ + first - cache_->region_blocks();
+    services_.dma(c, true, (c.blocks - first) * kBlockBytes, ring_start * kBlockBytes, first * kBlockBytes);
+  }
   complete_feature(after);
 }
 

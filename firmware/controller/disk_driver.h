@@ -63,8 +63,10 @@ namespace drivevp {
 ///    ends or a command stops it. A command arriving meanwhile (command_overhead()) reads
 ///    BLOCKS_DONE, counting the blocks read so far as in the segment (DiskSim's access swap): a
 ///    full hit is served while the read-ahead goes on; so is a read whose first block is in the
-///    segment and whose last block the running pass reads (it joins the pass: start_join(), its
-///    data crossing as the pass reads it); any other command stops it at its arrival
+///    segment and whose last block the running pass reads once the read has raised the segment's
+///    read-ahead target (it joins the pass: start_join(), the pass extended to the raised target
+///    through the channel's EXTEND, its data crossing as the pass reads it; a full hit raises the
+///    target of the pass the same way: raise_ahead()); any other command stops it at its arrival
 ///    (yield_background(): channel STOP once the minimum read-ahead has passed) and starts after
 ///    the later of the stop and its overhead;
 ///  - read-ahead on idle hit (CacheParams::read_ahead_on_idle_hit): a full hit served with no media
@@ -183,6 +185,10 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   /// batch_[index_] joins the miss's read-ahead still running (joining_): served from the buffer,
   /// each block once the pass has read it, the read-ahead going on.
   void start_join();
+  /// A read `c` served on the segment of the running read-ahead (joining it, or a full hit):
+  /// raises the segment's read-ahead target and, when it passes the pass's end, extends the
+  /// channel's pass to it (EXTEND).
+  void raise_ahead(const Command& c);
   void start_write();
   void start_flush();
   void seek_to(std::uint64_t lbn, const Command* c);

@@ -53,7 +53,8 @@ class ControllerServices {
   /// Moves `bytes` of `command`'s data between the device's sector buffer (amap::kChannelBuffer +
   /// `buffer_offset`) and the command's host buffer: to the host (a read) or from it (a write).
   /// Through DMI when granted (one transaction), else through a staging buffer (two).
-  virtual void dma(const Command& command, bool to_host, std::size_t bytes, std::uint64_t buffer_offset = 0) = 0;
+  virtual void dma(const Command& command, bool to_host, std::size_t bytes, std::uint64_t buffer_offset = 0,
+                   std::uint64_t host_offset = 0) = 0;
   /// The write latency of the sector buffer's latest DMI grant; none before a grant or after a
   /// refusal (the data DMA then takes two bus transactions).
   virtual std::optional<Time> dmi_write_latency() const = 0;

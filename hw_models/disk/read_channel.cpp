@@ -50,6 +50,20 @@ ReadChannel::ReadChannel(sc_core::sc_module_name name, const DiskParams& params,
   regs_.add("BLOCKS_DONE", disk_regs::channel::kBlocksDone, 4, [this, u64] { return u64(blocks_done()); });
   regs_.add("COMMAND", disk_regs::channel::kCommand, 4, nullptr,
             [this](std::uint64_t v, tlm::tlm_generic_payload& trans) { command(v, trans); });
+  regs_.add("EXTEND", disk_regs::channel::kExtend, 4, nullptr,
+            [this](std::uint64_t v, tlm::tlm_generic_payload&) { extend(v, regs_.access_delay()); });
+  regs_.add(
+      "RING_BLOCKS", disk_regs::channel::kRingBlocks, 4, [this, u64] { return u64(ring_blocks_); },
+      [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+        ring_blocks_ = static_cast<std::uint32_t>(v);
+        size_buffer();
+      });
+  regs_.add(
+      "RING_COUNT", disk_regs::channel::kRingCount, 4, [this, u64] { return u64(ring_count_); },
+      [this](std::uint64_t v, tlm::tlm_generic_payload&) {
+        ring_count_ = static_cast<std::uint32_t>(v);
+        size_buffer();
+      });
   regs_.add("STATUS", disk_regs::channel::kStatus, 4, [this] { return status(); });
   // IRQ_ACK: a write acknowledges; a read returns STATUS and acknowledges (read to clear), so
   // that one burst from 0x14 takes the status, the acknowledge and the transfer times together.
@@ -263,8 +277,35 @@ std::uint32_t ReadChannel::lead_in(std::uint32_t lead, Time begin) const {
   return taken;
 }
 
+std::pair<std::uint64_t, std::uint64_t> ReadChannel::ring_of(std::uint64_t b) const {
+  if (ring_blocks_ == 0 || b >= std::uint64_t{ring_blocks_} * ring_count_) return {b, 0};
+  return {b - b % ring_blocks_, ring_blocks_};
+}
+
+void ReadChannel::move_blocks(std::uint64_t first, std::uint64_t n, bool to_store) {
+  const auto [ring, size] = ring_of(buffer_offset_);
+  while (n > 0) {
+    // Buffer block of transfer block `first`, and the blocks from it to the ring's end.
+    std::uint64_t at = buffer_offset_ + first;
+    std::uint64_t run = n;
+    if (size > 0) {
+      at = ring + (buffer_offset_ - ring + first) % size;
+      run = std::min(n, ring + size - at);
+    }
+    std::uint8_t* data = buffer_.bytes.data() + at * kBlockBytes;
+    if (to_store)
+      store_.write(lbn_ + first, run, data);
+    else
+      store_.read(lbn_ + first, run, data);
+    first += run;
+    n -= run;
+  }
+}
+
 void ReadChannel::size_buffer() {
-  const std::uint64_t bytes = (buffer_offset_ + count_) * kBlockBytes;
+  const auto [ring, size] = ring_of(buffer_offset_);
+  const std::uint64_t end = size > 0 ? ring + size : buffer_offset_ + count_;
+  const std::uint64_t bytes = std::max<std::uint64_t>(end, std::uint64_t{ring_blocks_} * ring_count_) * kBlockBytes;
   if (buffer_.bytes.size() < bytes) {
     buffer_.bytes.resize(bytes);
     buffer_socket->invalidate_direct_mem_ptr(0, ~std::uint64_t{0});  // the buffer moved
@@ -316,27 +357,43 @@ void ReadChannel::stop(const sc_core::sc_time& delay) {
   if (transferring_.live()) done_event_.notify(due);
 }
 
+void ReadChannel::extend(std::uint64_t blocks, const sc_core::sc_time& delay) {
+  catch_up(sim_now() + to_time(delay));
+  if (!transferring_ || op_write_ || blocks <= count_ || blocks > UINT32_MAX ||
+      blocks > geometry_.capacity_blocks() - lbn_)
+    return;
+  // The same pass, longer: planned from the same start, its first count_ blocks keep their times.
+  count_ = static_cast<std::uint32_t>(blocks);
+  size_buffer();
+  plan_ = plan_runs(lbn_, count_, begin_, false);
+  actuator_.follow_transfer(plan_.transfer_end, plan_.end_cylinder, plan_.end_head);
+  const sc_core::sc_time due = to_sc(plan_.transfer_end - sim_now());
+  transfer_done_irq.reschedule(due);  // later than the pending raise: that one is cancelled
+  if (transferring_.live()) {
+    done_event_.cancel();
+    done_event_.notify(due);
+  }
+}
+
 void ReadChannel::deliver_passed(std::uint32_t passed) {
   if (!transferring_ || op_write_ || passed <= filled_) return;
-  std::uint8_t* data = buffer_.bytes.data() + buffer_offset_ * kBlockBytes;
-  store_.read(lbn_ + filled_, passed - filled_, data + filled_ * kBlockBytes);
+  move_blocks(filled_, passed - filled_, false);
   filled_ = passed;
   if (filled_ >= mark_) mark_copied_ = true;
 }
 
 void ReadChannel::catch_up(Time at) {
   if (!transferring_) return;
-  std::uint8_t* data = buffer_.bytes.data() + buffer_offset_ * kBlockBytes;
   if (!mark_copied_ && at >= mark_end_) {  // the marked blocks are in the buffer early
-    store_.read(lbn_, mark_, data);
+    move_blocks(filled_, mark_ - std::min<std::uint64_t>(filled_, mark_), false);
     mark_copied_ = true;
     filled_ = std::max<std::uint64_t>(filled_, mark_);
   }
   if (at < plan_.transfer_end) return;
   if (op_write_)
-    store_.write(lbn_, count_, data);
+    move_blocks(0, count_, true);
   else if (filled_ < count_)  // the rest of the blocks read (a stop has cut off those not reached)
-    store_.read(lbn_ + filled_, count_ - filled_, data + filled_ * kBlockBytes);
+    move_blocks(filled_, count_ - filled_, false);
   transferring_ = false;
   done_pending_ = true;
 }

@@ -51,7 +51,14 @@ namespace drivevp {
 /// "Read any free blocks", disksim_diskctlr.c disk_buffer_seekdone), LEAD_TAKEN 0x44 RO32 (blocks
 /// the last read started before LBN). Such a read is then the transfer of LBN - LEAD_TAKEN, COUNT +
 /// LEAD_TAKEN blocks (LBN and COUNT read back so, MARK when not 0 grows by LEAD_TAKEN, the data
-/// starts at BUFFER_OFFSET, BLOCKS_DONE counts from its first block).
+/// starts at BUFFER_OFFSET, BLOCKS_DONE counts from its first block),
+/// EXTEND 0x48 WO32 (blocks: a read in progress continues on the same pass to that many blocks in
+/// all, its end and the transfer-done interrupt moving later; the firmware raises a running
+/// read-ahead's target with it, as DiskSim 4.0 raises a segment's maxreadaheadblkno),
+/// RING_BLOCKS 0x4C RW32 and RING_COUNT 0x50 RW32 (the buffer's first RING_COUNT x RING_BLOCKS
+/// blocks are RING_COUNT rings of RING_BLOCKS blocks: a transfer whose BUFFER_OFFSET lies in a ring
+/// puts its block i at the ring's block (BUFFER_OFFSET - ring start + i) mod RING_BLOCKS, wrapping
+/// around the ring's end to its start, as DiskSim 4.0's segments wrap in the buffer; 0: none).
 class ReadChannel : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ReadChannel> socket;         ///< registers
@@ -127,8 +134,18 @@ class ReadChannel : public sc_core::sc_module {
   /// LEAD: of LBN and the up to `lead` blocks before it on its track, how many blocks before LBN
   /// the one first under the head from `begin` is (0: LBN itself).
   std::uint32_t lead_in(std::uint32_t lead, Time begin) const;
+  /// EXTEND: the read in progress continues to `blocks` blocks (ignored unless a read is in
+  /// progress, blocks > COUNT and the blocks lie inside the capacity).
+  void extend(std::uint64_t blocks, const sc_core::sc_time& delay);
   /// Grows the sector buffer to BUFFER_OFFSET + COUNT blocks (revoking DMI when it moves).
   void size_buffer();
+  /// Moves transfer blocks [first, first + n) between the store and the sector buffer (to the
+  /// store when `to_store`), wrapping around the transfer's ring (RING_BLOCKS) if it has one.
+  void move_blocks(std::uint64_t first, std::uint64_t n, bool to_store);
+  /// The ring holding buffer block `b` as [start, start + RING_BLOCKS), or {b, 0} when none does.
+  std::pair<std::uint64_t, std::uint64_t> ring_of(std::uint64_t b) const;
+  std::uint32_t ring_blocks_ = 0;
+  std::uint32_t ring_count_ = 0;
   std::uint64_t lbn_ = 0;
   std::uint32_t count_ = 0;
   std::uint64_t buffer_offset_ = 0;  ///< blocks

@@ -53,6 +53,9 @@ inline constexpr std::uint64_t kBlocksDone = 0x3C;       ///< 4 bytes, RO: block
 /// 4 bytes, RW: the next read may start up to LEAD blocks before LBN on LBN's track (cleared by a command)
 inline constexpr std::uint64_t kLead = 0x40;
 inline constexpr std::uint64_t kLeadTaken = 0x44;  ///< 4 bytes, RO: blocks the last read started before LBN
+inline constexpr std::uint64_t kExtend = 0x48;           ///< 4 bytes, WO: a running read continues to this many blocks
+inline constexpr std::uint64_t kRingBlocks = 0x4C;  ///< 4 bytes, RW: blocks per ring of the sector buffer (0: none)
+inline constexpr std::uint64_t kRingCount = 0x50;   ///< 4 bytes, RW: rings from buffer block 0
 inline constexpr std::uint32_t kCmdRead = 1;
 inline constexpr std::uint32_t kCmdWrite = 2;
 inline constexpr std::uint32_t kCmdStop = 3;  ///< a read ends at the first block boundary at or after now

@@ -27,6 +27,12 @@ class InterruptLine : public sc_core::sc_module {
     pending_ = true;
     event_.notify(delay);
   }
+  /// Moves a raise not yet due to `delay` after now, earlier or later (an sc_event keeps the
+  /// earlier of two pending notifications: a later one needs the earlier cancelled first).
+  void reschedule(const sc_core::sc_time& delay) {
+    event_.cancel();
+    raise(delay);
+  }
   /// Lowers the line `delay` after now (the device does this when its cause is acknowledged,
   /// with the acknowledge's annotated delay).
   void lower(const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME) {

@@ -482,9 +482,10 @@ TEST_CASE("cache: a read of blocks the read-ahead has read is a hit while the re
   // second read (blocks 8..15) arrives 5 ms after the first one's media read began, its blocks
   // passed, the read-ahead not finished. Doorbell and submission fetch (2); the controller
   // dispatches it at once; the firmware reads BLOCKS_DONE (within the overhead): a full hit,
-  // served after its overhead (BLOCKS_DONE of nothing, DMA (2), entry (1)) while the read-ahead
-  // goes on. The third read (blocks 64..71), after the read-ahead's end, is a hit too: the
-  // read-ahead was not stopped.
+  // served after its overhead while the read-ahead goes on. It raises the segment's read-ahead
+  // target to its end + 64 = block 80, past the pass's end (72): the firmware extends the pass
+  // (EXTEND (1)), then DMA (2), entry (1). The third read (blocks 64..71), after the read-ahead's
+  // end, is a hit too: the read-ahead was not stopped.
   TempDir dir("ra-swap");
   const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
   const std::int64_t arrival = (m.transfer_start / 1'000 + 1) * 1'000 + 5 * kMs;
@@ -501,7 +502,7 @@ TEST_CASE("cache: a read of blocks the read-ahead has read is a hit while the re
   CHECK(csv.ps(1, "dispatch_ms") == arrival + 2 * kBus);  // not kept waiting
   const std::int64_t command = arrival + 2 * kBus + kOverheadPs;
   CHECK(csv.ps(1, "seek_start_ms") == command);  // a hit, at its exact time
-  CHECK(csv.ps(1, "completion_ms") == command + 3 * kBus);
+  CHECK(csv.ps(1, "completion_ms") == command + 4 * kBus);
   const std::int64_t command3 = third + 2 * kBus + kOverheadPs;
   CHECK(csv.ps(2, "seek_start_ms") == command3);  // a hit on the read-ahead's last blocks
   CHECK(csv.ps(2, "completion_ms") == command3 + 3 * kBus);
@@ -541,23 +542,27 @@ TEST_CASE("cache: a read starting in the running read-ahead's blocks joins it", 
   // read miss 2.2 ms (the first read, as the preset's), read hit 1 ms. The second read is
   // dispatched at once; its command starts after the hit overhead (its log's times are the
   // command's: no media access of its own); its data crosses once block 39 has passed (no
-  // interface time; BLOCKS_DONE (1), DMA (2), entry (1)); the read-ahead goes on: the third read
-  // (blocks 64..71), after the pass's end, is a full hit.
+  // interface time; BLOCKS_DONE (1), DMA (2), entry (1)); the read-ahead goes on. Joining, the
+  // second read raises the segment's read-ahead target to its end + 64 = block 104 (the region:
+  // 256 + 64 blocks): the firmware extends the pass there (EXTEND, at the command's start, before
+  // the data phase's timer). The third read (blocks 96..103, past the first pass's end, block 72),
+  // after the extended pass's end, is a full hit: the pass read them.
   TempDir dir("ra-join");
   const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
   const std::int64_t arrival = (m.transfer_start / 1'000 + 1) * 1'000 + 2 * kMs;
-  const std::int64_t third = arrival + 20 * kMs;
+  const std::int64_t third = arrival + 60 * kMs;
   const std::int64_t hit_overhead = kMs;
   const RunResult r =
-      run(dir, line_ms(0, kLbn, 8, true) + line_ms(arrival, kLbn + 8, 32, true) + line_ms(third, kLbn + 64, 8, true),
+      run(dir, line_ms(0, kLbn, 8, true) + line_ms(arrival, kLbn + 8, 32, true) + line_ms(third, kLbn + 96, 8, true),
           read_ahead_keys({"device.overheads.enabled=true", "device.overheads.read_miss_after_read_ms=2.2",
-                           "device.overheads.read_hit_after_read_ms=1"}));
+                           "device.overheads.read_hit_after_read_ms=1", "run.check_data=true"}));
   REQUIRE(r.checks_passed);
   const Csv csv(dir / "out" / "requests.csv");
   REQUIRE(csv.size() == 3);
   REQUIRE(block_end(m.transfer_start, 8) < arrival);                    // its first block is read
   REQUIRE(block_end(m.transfer_start, 39) > arrival + 2 * kBus + kMs);  // its last is not, at its command
-  REQUIRE(block_end(m.transfer_start, 71) < third);                     // the pass has ended
+  // Blocks 72..103 on the next track (head 8), after a head switch: 2 revolutions bound the pass.
+  REQUIRE(m.transfer_start + 2 * kPeriodPs + 2 * kMs < third);  // the extended pass has ended
   CHECK(csv.ps(0, "transfer_start_ms") == m.transfer_start);
   CHECK(csv.ps(1, "dispatch_ms") == arrival + 2 * kBus);
   const std::int64_t command = arrival + 2 * kBus + hit_overhead;
@@ -565,7 +570,8 @@ TEST_CASE("cache: a read starting in the running read-ahead's blocks joins it", 
   CHECK(csv.ps(1, "transfer_end_ms") == command);
   CHECK(csv.ps(1, "completion_ms") == read_completion(block_end(m.transfer_start, 39), false));
   const std::int64_t command3 = third + 2 * kBus + hit_overhead;
-  CHECK(csv.ps(2, "seek_start_ms") == command3);  // a hit on the read-ahead's last blocks
+  CHECK(csv.ps(2, "seek_start_ms") == command3);  // a hit on the extended pass's last blocks
+  CHECK(csv.ps(2, "transfer_end_ms") == command3);
   CHECK(csv.ps(2, "completion_ms") == command3 + 3 * kBus);
   for (std::size_t i = 0; i < csv.size(); ++i) CHECK(csv.at(i, "data_ok") == "1");
 }
@@ -577,8 +583,10 @@ TEST_CASE("cache: hits during and after a read-ahead return the media's bytes", 
   // puts blocks 8..15 and 72..79 of the area on the media (write-through, heads left on kLbn's
   // track); a read of blocks 0..7 at 100 ms misses and reads ahead 64 blocks; blocks 8..15 arrive
   // 5 ms into its pass and hit while the read-ahead goes on (their bytes put in the buffer by the
-  // BLOCKS_DONE read at their arrival). Blocks 64..71 at 300 ms hit the finished read-ahead;
-  // blocks 72..79 at 500 ms miss and come from the media.
+  // BLOCKS_DONE read at their arrival); that hit raises the read-ahead's target to block 80 (its
+  // end + 64): the pass is extended (EXTEND (1), then DMA (2), entry (1)) over blocks 72..79 on the
+  // next track. Blocks 64..71 at 300 ms hit the finished read-ahead; blocks 72..79 at 500 ms hit
+  // too, their bytes read by the extended pass.
   TempDir dir("ra-data");
   const std::int64_t read_at = 100 * kMs;
   // Heads on the track already: the seek burst's seek is 0 (as in the partial-hit case above).
@@ -598,11 +606,39 @@ TEST_CASE("cache: hits during and after a read-ahead return the media's bytes", 
   REQUIRE(block_end(ts, 71) > arrival + 3 * kBus);
   const std::int64_t command = arrival + 2 * kBus + kOverheadPs;
   CHECK(csv.ps(3, "seek_start_ms") == command);  // a hit during the read-ahead
-  CHECK(csv.ps(3, "completion_ms") == command + 3 * kBus);
+  CHECK(csv.ps(3, "completion_ms") == command + 4 * kBus);
   const std::int64_t command4 = 300 * kMs + 2 * kBus + kOverheadPs;
   CHECK(csv.ps(4, "seek_start_ms") == command4);  // a hit on the finished read-ahead
   CHECK(csv.ps(4, "completion_ms") == command4 + 3 * kBus);
-  CHECK(csv.ps(5, "transfer_start_ms") > 500 * kMs);  // a miss
+  const std::int64_t command5 = 500 * kMs + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(5, "seek_start_ms") == command5);  // a hit on the extended pass's blocks
+  CHECK(csv.ps(5, "completion_ms") == command5 + 3 * kBus);
+  for (std::size_t i = 0; i < csv.size(); ++i) CHECK(csv.at(i, "data_ok") == "1");
+}
+
+TEST_CASE("cache: a segment's read-ahead wraps around its buffer ring and hits return the media's bytes",
+          "[sim][cache][read-ahead][ring][data]") {
+  // Segments of 16 blocks with 16 of read-ahead: each segment's buffer region is a ring of 32
+  // blocks (DiskSim 4.0's segments wrap in the buffer). A read of blocks 0..7 misses and reads
+  // ahead to block 24. A read of 20..27 at 100 ms is a partial hit (20..23): its media read, 24..27
+  // and read-ahead to 28 + 16 = 44, passes the region's end (block 32 from the segment's start)
+  // and wraps to its start (blocks 32..43 at the ring's blocks 0..11). A read of 28..39 at 300 ms
+  // is then a full hit whose blocks wrap around the ring: two DMA transfers (DMI latency + one
+  // transaction each: 4), the entry (1). run.check_data checks every read's bytes.
+  TempDir dir("ra-ring");
+  const std::int64_t third = 300 * kMs;
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 8, true) + line_ms(100 * kMs, kLbn + 20, 8, true) + line_ms(third, kLbn + 28, 12, true),
+          {"device.cache.enabled=true", "device.cache.segments=1", "device.cache.segment_blocks=16",
+           "device.cache.max_read_ahead=16", "device.cache.read_ahead_over_requested=true", "run.check_data=true"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 3);
+  CHECK(csv.ps(1, "transfer_start_ms") > 100 * kMs);  // a media read for 24..27
+  const std::int64_t command3 = third + 2 * kBus + kOverheadPs;
+  CHECK(csv.ps(2, "seek_start_ms") == command3);  // a full hit: no media
+  CHECK(csv.ps(2, "transfer_end_ms") == command3);
+  CHECK(csv.ps(2, "completion_ms") == command3 + 5 * kBus);
   for (std::size_t i = 0; i < csv.size(); ++i) CHECK(csv.at(i, "data_ok") == "1");
 }
 

@@ -112,22 +112,24 @@ TEST_CASE("segmented cache: a partial hit continues in its segment, a full hit m
   CHECK(partial.media_lbn == 112);
   CHECK(partial.requested_media_blocks == 4);
   CHECK(partial.media_blocks == 4 + 8);
-  // No room left in the segment's region (from 100: 16 blocks and 16 of read-ahead room, up to
-  // 132) for the rest: served as a miss from the request's start.
+  // The segment's region (16 blocks and 16 of read-ahead room: 32) is a ring: a partial hit whose
+  // rest and read-ahead pass the region's end (from 100: block 132) continues in it, wrapping.
   SegmentedCache d(params(1, 16, 0, true));
   d.filled(d.plan_read(100, 8, 1'000'000), 24);  // 100..123, of which 108..123 are kept
-  const SegmentedCache::ReadPlan no_room = d.plan_read(120, 16, 1'000'000);
-  CHECK(no_room.hit_blocks == 0);
-  CHECK(no_room.media_lbn == 120);
-  // The same when the segment that missed is also the least recently used one (it restarts).
+  const SegmentedCache::ReadPlan wraps = d.plan_read(120, 16, 1'000'000);
+  CHECK(wraps.hit_blocks == 4);
+  CHECK(wraps.buffer_block == 20);
+  CHECK(wraps.media_lbn == 124);
+  CHECK(wraps.media_blocks == 136 + 16 - 124);               // a segment's worth past the request
+  CHECK(d.contiguous_blocks(wraps.buffer_block, 16) == 12);  // 120..131; 132..135 at the ring's start
   SegmentedCache e(params(1, 16, 0, true));
   e.filled(e.plan_read(100, 16, 1'000'000), 32);  // 100..131, of which 116..131 are kept
   const SegmentedCache::ReadPlan restart = e.plan_read(128, 8, 1'000'000);
   CHECK(restart.segment == 0);
-  CHECK(restart.hit_blocks == 0);
-  CHECK(restart.buffer_block == 0);
-  CHECK(restart.media_lbn == 128);
-  CHECK(restart.media_blocks == 8 + 16);  // a segment's worth past the request
+  CHECK(restart.hit_blocks == 4);
+  CHECK(restart.buffer_block == 28);
+  CHECK(restart.media_lbn == 132);
+  CHECK(restart.media_blocks == 136 + 16 - 132);
   // A read larger than a segment bypasses the cache.
   const SegmentedCache::ReadPlan big = d.plan_read(0, 17, 1'000'000);
   CHECK(big.segment == -1);
@@ -254,7 +256,7 @@ TEST_CASE("segmented cache: read-ahead on idle hit continues from the segment's 
   const SegmentedCache::ReadPlan hit3 = c.plan_read(100, 4, 1'000'000);
   CHECK(c.plan_hit_read_ahead(hit3, 100, 4, 1'000'000).media_blocks == 0);
   // A hit on 136..139 raises the target to 156 and reads it, one on 150..155 to 172; one on
-  // 168..171 would go to 188: cut at the end of the segment's region (100 + 80 = 180).
+  // 168..171 to 188: past the end of the segment's region (100 + 80 = 180), around its ring.
   const SegmentedCache::ReadPlan hit4 = c.plan_read(136, 4, 1'000'000);
   c.filled(c.plan_hit_read_ahead(hit4, 136, 4, 1'000'000), 16);  // [100, 156)
   const SegmentedCache::ReadPlan hit5 = c.plan_read(150, 6, 1'000'000);
@@ -264,7 +266,7 @@ TEST_CASE("segmented cache: read-ahead on idle hit continues from the segment's 
   c.filled(ra5, 16);  // [100, 172), the ring keeps the last 64: [108, 172)
   const SegmentedCache::ReadPlan hit6 = c.plan_read(168, 4, 1'000'000);
   REQUIRE(hit6.hit_blocks == 4);
-  CHECK(c.plan_hit_read_ahead(hit6, 168, 4, 1'000'000).media_blocks == 180 - 172);
+  CHECK(c.plan_hit_read_ahead(hit6, 168, 4, 1'000'000).media_blocks == 188 - 172);
   // Off: none.
   CacheParams q = params(1, 64, 16, true);
   SegmentedCache off(q);
@@ -326,18 +328,18 @@ TEST_CASE("segmented cache: the DEC scheme reads to the track's end and the segm
   CHECK(c.full_hit(184, 16));
   // A read from 196 to 203 is a partial hit (196..199); the segment's first block (184) lies
   // before the track holding block 204, so the media read would go on to the end of the track
-  // after it (400); the segment's region (from 120, 216 blocks) ends it at 336.
+  // after it (400), around the segment's ring (from 120, 216 blocks: block 336 at its start).
   const SegmentedCache::ReadPlan q = c.plan_read(196, 8, 1'000'000);
   CHECK(q.segment == 0);
   CHECK(q.hit_blocks == 4);
   CHECK(q.buffer_block == 76);  // block 196 sits 76 blocks into the segment's region
   CHECK(q.media_lbn == 200);
-  CHECK(q.media_blocks == 136);  // 200..335
-  c.filled(q, 136);
-  CHECK(c.full_hit(320, 16));
-  CHECK_FALSE(c.full_hit(319, 1));
-  // A stream that no longer fits the region (it started at 120: room up to 336) is a miss from
-  // the request's start, in the least recently used segment.
+  CHECK(q.media_blocks == 200);  // 200..399
+  c.filled(q, 200);
+  CHECK(c.full_hit(384, 16));
+  CHECK_FALSE(c.full_hit(383, 1));
+  // A read before the blocks the segment keeps is a miss from the request's start, in the least
+  // recently used segment.
   const SegmentedCache::ReadPlan r = c.plan_read(296, 60, 1'000'000);
   CHECK(r.segment == -1);  // larger than a segment: bypass
   const SegmentedCache::ReadPlan s = c.plan_read(330, 10, 1'000'000);
