@@ -52,8 +52,8 @@ inline constexpr std::uint64_t kMark = 0x38;             ///< 4 bytes, RW: block
 inline constexpr std::uint64_t kBlocksDone = 0x3C;       ///< 4 bytes, RO: blocks the last transfer has passed
 /// 4 bytes, RW: the next read may start up to LEAD blocks before LBN on LBN's track (cleared by a command)
 inline constexpr std::uint64_t kLead = 0x40;
-inline constexpr std::uint64_t kLeadTaken = 0x44;  ///< 4 bytes, RO: blocks the last read started before LBN
-inline constexpr std::uint64_t kExtend = 0x48;           ///< 4 bytes, WO: a running read continues to this many blocks
+inline constexpr std::uint64_t kLeadTaken = 0x44;   ///< 4 bytes, RO: blocks the last read started before LBN
+inline constexpr std::uint64_t kExtend = 0x48;      ///< 4 bytes, WO: a running read continues to this many blocks
 inline constexpr std::uint64_t kRingBlocks = 0x4C;  ///< 4 bytes, RW: blocks per ring of the sector buffer (0: none)
 inline constexpr std::uint64_t kRingCount = 0x50;   ///< 4 bytes, RW: rings from buffer block 0
 inline constexpr std::uint32_t kCmdRead = 1;
