@@ -521,18 +521,26 @@ void DiskMediaDriver::start_join() {
                             if (x >= from) ready[x - c.lbn] = end;
                           });
   }
+  wake_at(Wake::Deliver,
+          data_phase_end(ready, 0, command_time_ + from_ms(features_.interface.data_prep_ms), false, c.blocks));
+}
+
+Time DiskMediaDriver::data_phase_end(const std::vector<Time>& ready, std::size_t first, Time e, bool reconnect_first,
+                                     std::uint32_t request_blocks) const {
   const InterfaceParams& bus = features_.interface;
   const Time b = bus.sector_time(Op::Read);
-  const std::size_t water = features_.cache.read_watermark(c.blocks);
+  const std::size_t water = features_.cache.read_watermark(request_blocks);
   const auto refill = [&](std::size_t i) { return ready[std::min(i + water - 1, ready.size() - 1)]; };
-  const Time prep = from_ms(bus.data_prep_ms);
+  const Time prep = from_ms(bus.data_prep_ms);  // before each data phase
   const Time other_reselect = from_ms(bus.other_reselect_ms) + prep;
-  Time e = command_time_ + prep;
-  for (std::size_t i = 0; i < ready.size(); ++i) {
-    if (ready[i] > e) e = bus.hold_bus_read ? ready[i] : refill(i) + other_reselect;  // waits, or disconnects
+  for (std::size_t i = first; i < ready.size(); ++i) {
+    if (i == first && reconnect_first)
+      e = std::max(e, refill(i) + from_ms(bus.first_reselect_ms) + prep);  // reconnects
+    else if (ready[i] > e)
+      e = bus.hold_bus_read ? ready[i] : refill(i) + other_reselect;  // waits, or disconnects
     e += b;
   }
-  wake_at(Wake::Deliver, e);
+  return e;
 }
 
 void DiskMediaDriver::write_buffer_mark(std::uint64_t offset, std::uint32_t mark, const Command* c) {
@@ -850,18 +858,9 @@ void DiskMediaDriver::program_transfer() {
   ready_.clear();
   predictor_.block_ends(read_.media_lbn, read_.requested_media_blocks, media_start_,
                         [&](std::uint64_t, Time ready) { ready_.push_back(ready); });
-  const std::size_t water = features_.cache.read_watermark(c.blocks);
-  const auto refill = [&](std::size_t i) { return ready_[std::min(i + water - 1, ready_.size() - 1)]; };
-  const Time prep = from_ms(bus.data_prep_ms);  // before each data phase
-  const Time other_reselect = from_ms(bus.other_reselect_ms) + prep;
-  Time e = command_time_ + prep + b * read_.hit_blocks;
-  for (std::size_t i = lead_; i < ready_.size(); ++i) {  // the request's blocks, after any lead blocks
-    if (i == lead_ && read_.hit_blocks == 0)
-      e = std::max(e, refill(i) + from_ms(bus.first_reselect_ms) + prep);  // reconnects after the seek
-    else if (ready_[i] > e)
-      e = bus.hold_bus_read ? ready_[i] : refill(i) + other_reselect;  // waits, or disconnects
-    e += b;
-  }
+  // The request's blocks, after any lead blocks; without hit blocks it reconnects after the seek.
+  const Time e = data_phase_end(ready_, lead_, command_time_ + from_ms(bus.data_prep_ms) + b * read_.hit_blocks,
+                                read_.hit_blocks == 0, c.blocks);
   const Time requested_end = ready_.empty() ? Time{0} : ready_.back();
   MediaResult& r = batch_[index_];
   // The request's media transfer: from its own first block (after any lead blocks) to its last.

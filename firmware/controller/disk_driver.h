@@ -197,6 +197,15 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   /// spends its bus access time.
   void write_buffer_mark(std::uint64_t offset, std::uint32_t mark, const Command* c);
   void program_transfer();  ///< the channel burst for the command (or the flush) after its seek
+  /// The end of a read's data phase from the buffer to the host (ps): from `e` (the data phase's
+  /// start), one interface sector time per block of `ready` (when each block is in the buffer, ps)
+  /// from index `first` on; a block not yet in the buffer waits (hold_bus_read) or disconnects and
+  /// reconnects once the read watermark of a `request_blocks`-block read is in (other_reselect +
+  /// data_prep); with `reconnect_first`, the first block's reconnection after the seek
+  /// (first_reselect + data_prep). DiskSim 4.0 disksim_diskctlr.c (disk_reconnect_done,
+  /// disk_buffer_sector_done), docs/models/cache.md "Host interface".
+  Time data_phase_end(const std::vector<Time>& ready, std::size_t first, Time e, bool reconnect_first,
+                      std::uint32_t request_blocks) const;
   /// InterfaceParams::write_media_overlap: when to program the media write of `c`, its seek done at
   /// `now` and its data still crossing the interface (`now`: at once).
   Time overlapped_write_start(const Command& c, Time now) const;
