@@ -1054,6 +1054,10 @@ HeadPosition DiskMediaDriver::track_of_last(std::uint64_t lbn, std::uint64_t blo
 }
 
 void DiskMediaDriver::yield_background() {
+  if (state_ == State::Flushing && batch_.empty()) {  // an idle flush goes on; the overhead runs meanwhile
+    if (!yielded_at_) yielded_at_ = sim_now() + to_time(services_.offset());
+    return;
+  }
   if (state_ != State::Prefetching || stop_requested_) return;
   stop_requested_ = true;
   yielded_at_ = sim_now() + to_time(services_.offset());

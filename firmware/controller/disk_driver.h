@@ -89,6 +89,8 @@ namespace drivevp {
 ///    completion overhead; write-back (CacheParams::fast_write_level) completes when the data is
 ///    in the buffer (plus the completion overhead) and flushes it when the controller has nothing
 ///    to serve (on_idle()), or before a write or a media read (the host then waits for the flush).
+///    A command arriving during an idle flush waits for it, its overhead running from its arrival
+///    (background_stops()).
 class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
  public:
   /// Throws std::invalid_argument for a CacheParams out of range (SegmentedCache), or a fast write
@@ -120,7 +122,14 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   void dma_path_changed() override { predictor_.set_command_path(command_path()); }
   Time command_overhead(const Command& first) override;
   void yield_background() override;
-  bool background_stops() const override { return state_ == State::Prefetching; }
+  /// Reading ahead (a command stops it), or flushing write-back data when idle (a command waits
+  /// for the flush, which is not interrupted): either way the waiting command's overhead runs
+  /// from its arrival (DiskSim 4.0 disk_read_arrive / disk_write_arrive set overhead_done from the
+  /// arrival; disk_buffer_stopable_access does not stop a write in progress, and disk_check_hda
+  /// starts the next access once it is released, delayed by what is left of the overhead).
+  bool background_stops() const override {
+    return state_ == State::Prefetching || (state_ == State::Flushing && batch_.empty());
+  }
   void on_idle() override;
   /// The cache's bookkeeping (null without CacheParams::enabled).
   const SegmentedCache* cache() const { return cache_ ? &*cache_ : nullptr; }

@@ -131,8 +131,8 @@ class MediaDriver {
   /// read-ahead into idle time) stops as soon as it may and, once stopped, reports
   /// reposition_done(). Default: nothing to stop.
   virtual void yield_background() {}
-  /// The driver is busy with a background activity that stops for a waiting command (a
-  /// read-ahead): the command's overhead runs while it stops, from when the controller first
+  /// The driver is busy with background work a waiting command stops (a read-ahead) or waits for
+  /// (a write-back flush): the command's overhead runs meanwhile, from when the controller first
   /// found the command waiting (DiskSim 4.0 src/disksim_diskctlr.c: disk_read_arrive and
   /// disk_write_arrive set a request's overhead_done from its arrival, disk_activate_read /
   /// disk_activate_write stop the read-ahead through disk_buffer_stopable_access and

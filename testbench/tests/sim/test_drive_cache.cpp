@@ -759,7 +759,7 @@ TEST_CASE("cache: a write-back write completes from the buffer and is flushed wh
   // BUFFER_OFFSET, COUNT, seek burst (3), seek 13.6 ms, IRQ_ACK and transfer bursts (2), the
   // write of the 4 blocks. A read of the same blocks arriving at 5 ms waits for the flush (the
   // flush's interrupt handler reads the transfer burst (1) and dispatches) and is a hit on the
-  // write data.
+  // write data; its overhead ran from its arrival, during the flush (DiskSim's overhead_done).
   TempDir dir("write-back");
   const std::int64_t read_arrival = 5 * kMs;
   const RunResult r =
@@ -778,10 +778,64 @@ TEST_CASE("cache: a write-back write completes from the buffer and is flushed wh
   const std::int64_t flush_end = block_end(flush_start, 3);
   REQUIRE(flush_end > read_arrival);
   CHECK(csv.ps(1, "dispatch_ms") == flush_end + kBus);
-  const std::int64_t read_command = flush_end + kBus + kOverheadPs;
+  REQUIRE(read_arrival + 2 * kBus + kOverheadPs < flush_end);
+  const std::int64_t read_command = flush_end + kBus;
   CHECK(csv.ps(1, "seek_start_ms") == read_command);  // a hit on the write data
   CHECK(csv.ps(1, "completion_ms") == read_command + 3 * kBus);
   CHECK(csv.at(1, "data_ok") == "1");
+}
+
+/// The write-back write of the test above (4 blocks at kLbn, fast write level 2), then a read miss of
+/// blocks 8..15 of the same track (not in the cache) arriving at `arrival`, during the idle flush.
+/// The flush is not interrupted, but the read's overhead (2.2 ms) runs from its arrival, as
+/// DiskSim's overhead_done (disk_read_arrive; disk_check_hda delays the seek by what is left of it
+/// once the flush has released the heads): its media access starts at the later of the flush's end
+/// (its interrupt handler reads the transfer burst (1) and dispatches the read) and the overhead's
+/// end, then BUFFER_OFFSET/MARK and seek bursts (2), a seek of 0. Returns the read's seek start.
+struct FlushTimes {
+  std::int64_t completion, flush_end;
+};
+FlushTimes flush_times() {
+  const std::int64_t completion = 2 * kBus + kOverheadPs + 4 * 100'000'000 + 50'000'000 + kBus;
+  const std::int64_t flush_start = next_slot(completion + 3 * kBus + kSeek700 + 2 * kBus, kSlot);
+  return {completion, block_end(flush_start, 3)};
+}
+std::int64_t read_seek_after_flush(const char* name, std::int64_t arrival) {
+  TempDir dir(name);
+  const RunResult r =
+      run(dir, line_ms(0, kLbn, 4, false) + line_ms(arrival, kLbn + 8, 8, true),
+          {"device.cache.enabled=true", "device.cache.separate_write_segment=true", "device.cache.fast_write_level=2",
+           "device.interface.write_sector_ms=0.1", "device.interface.write_completion_ms=0.05"});
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  const FlushTimes f = flush_times();
+  CHECK(csv.ps(0, "completion_ms") == f.completion);
+  CHECK(csv.ps(1, "dispatch_ms") == f.flush_end + kBus);  // dispatched once the flush has ended
+  CHECK(csv.ps(1, "seek_end_ms") == csv.ps(1, "seek_start_ms"));
+  CHECK(csv.at(1, "data_ok") == "1");
+  return csv.ps(1, "seek_start_ms");
+}
+
+TEST_CASE("cache: a command arriving early in a write-back flush has spent its overhead when it ends",
+          "[sim][cache][write-back][overheads]") {
+  // Arriving 5 ms in, its overhead ends before the flush does: the seek follows the flush's
+  // handler. Before this rule the whole overhead followed the flush.
+  const FlushTimes f = flush_times();
+  const std::int64_t arrival = 5 * kMs;
+  REQUIRE(arrival + 2 * kBus + kOverheadPs < f.flush_end);
+  CHECK(read_seek_after_flush("flush-overhead-early", arrival) == f.flush_end + kBus + 2 * kBus);
+}
+
+TEST_CASE("cache: a command arriving late in a write-back flush spends the rest of its overhead after it",
+          "[sim][cache][write-back][overheads]") {
+  // Arriving 1 ms before the flush's end, 1.2 ms of its overhead is left then: the seek starts at
+  // its arrival (+ fetch (2)) + 2.2 ms + the bursts (2).
+  const FlushTimes f = flush_times();
+  const std::int64_t arrival = (f.flush_end - kMs) / 1'000 * 1'000;
+  REQUIRE(arrival > f.completion);
+  REQUIRE(arrival + 2 * kBus + kOverheadPs > f.flush_end + kBus);
+  CHECK(read_seek_after_flush("flush-overhead-late", arrival) == arrival + 2 * kBus + kOverheadPs + 2 * kBus);
 }
 
 // ---- Selected overheads ---------------------------------------------------------------------
