@@ -141,8 +141,10 @@ void DiskMediaDriver::serve(std::vector<MediaResult>& batch) {
   index_ = 0;
   if (features_.active()) {  // one command at a time through the cache and the interface
     merged_ = false;
-    if (ahead_ != Ahead::None && stop_ahead_for(&batch_[0].command)) {             // finish_background starts it
-      if (ahead_from_miss_) resume_at_ = sim_now() + to_time(services_.offset());  // its overhead's end
+    if (ahead_ != Ahead::None && stop_ahead_for(&batch_[0].command)) {  // finish_background starts it
+      // Its overhead's end, plus what was left of a switch the stop cancelled.
+      if (ahead_from_miss_ || switch_rest_ > Time{0})
+        resume_at_ = sim_now() + to_time(services_.offset()) + switch_rest_;
       return;
     }
     start_feature();
@@ -358,6 +360,7 @@ bool DiskMediaDriver::extra_disconnect(const Command& c) const {
 Time DiskMediaDriver::command_overhead(const Command& first) {
   const InterfaceParams& bus = features_.interface;
   joining_ = false;
+  arrived_at_ = sim_now() + to_time(services_.offset());
   if (ahead_ == Ahead::Reading && state_ == State::Prefetching && !stop_requested_ && batch_.empty()) {
     // A read-ahead (a miss's or a hit's) is reading when the command arrives (DiskSim 4.0
     // disk_read_arrive, disk_buffer_stopable_access): the blocks it has read count as in the segment
@@ -626,10 +629,17 @@ void DiskMediaDriver::ahead_seek_done() {
   if (!ok || stop_requested_) {  // a waiting command stops it before its first sector
     ahead_ = Ahead::None;
     if (state_ == State::Prefetching) {
-      // The seek may end before the waiting command's overhead does (it asked for the stop at its
-      // overhead's end): the command starts no earlier than that.
-      if (yielded_at_ && *yielded_at_ > sim_now() + to_time(services_.offset()))
-        services_.offset() = to_sc(*yielded_at_ - sim_now());
+      // The waiting command asked for the stop at its overhead's end (yielded_at_). DiskSim stops
+      // the read-ahead at the command's arrival, cancelling its seek (disk_buffer_stopable_access
+      // sets disk_seek_stoptime to the seek's end) and delaying the command's seek by the rest of
+      // its overhead plus the rest of that seek (disk_check_hda): the command starts that long
+      // after its overhead's end. A Reposition waits for the seek's end only.
+      Time start = yielded_at_ ? *yielded_at_ : Time{0};
+      const Time seek_end{static_cast<std::int64_t>(ack.seek_end_ps)};
+      // (Only for a decision's first command, dispatched while the read-ahead ran: arrived_at_.)
+      if (yielded_at_ && ok && !reposition_waiting_ && !batch_.empty() && index_ == 0 && seek_end > arrived_at_)
+        start += seek_end - arrived_at_;
+      if (start > sim_now() + to_time(services_.offset())) services_.offset() = to_sc(start - sim_now());
       finish_background();
     }
     return;
@@ -1060,6 +1070,7 @@ void DiskMediaDriver::yield_background() {
   }
   if (state_ != State::Prefetching || stop_requested_) return;
   stop_requested_ = true;
+  switch_rest_ = Time{0};
   yielded_at_ = sim_now() + to_time(services_.offset());
   if (ahead_ == Ahead::Pending || ahead_ == Ahead::Awaiting) {  // a hit's read-ahead not yet seeking or reading
     ahead_wake_at(AheadWake::Abandon, *yielded_at_);
@@ -1080,11 +1091,35 @@ void DiskMediaDriver::yield_background() {
   const Time earliest = keep == 0                       ? Time{0}
                         : miss && keep <= ready_.size() ? ready_[keep - 1]
                                                         : predictor_.pass_end(bg.media_lbn, keep, media_start_);
-  if (earliest > sim_now() + to_time(services_.offset())) {
+  const Time now = sim_now() + to_time(services_.offset());
+  if (earliest > now) {  // at the minimum's last block no switch has begun (DiskSim stops it at once)
     wake_at(Wake::Stop, earliest);
     return;
   }
+  switch_rest_ = switch_left(bg, now);
   services_.write_reg(kChCommand, disk_regs::channel::kCmdStop, 4);
+}
+
+Time DiskMediaDriver::switch_left(const SegmentedCache::ReadPlan& bg, Time at) const {
+  // The pass's first block ending after `at`, and the end of the block before it.
+  std::uint64_t k = 0;
+  bool found = false;
+  Time before{0};
+  predictor_.block_ends(bg.media_lbn, bg.media_blocks, media_start_, [&](std::uint64_t j, Time end) {
+    if (found) return;
+    if (end > at) {
+      found = true;
+      k = j;
+    } else {
+      before = end;
+    }
+  });
+  if (!found || k == 0) return Time{0};
+  const PhysicalAddress from = predictor_.locate(bg.media_lbn + k - 1);
+  const PhysicalAddress to = predictor_.locate(bg.media_lbn + k);
+  // The switch begins when the track's last block has passed (media_pass: positioning_seek()).
+  const Time end = before + predictor_.seek_time({from.cylinder, from.head}, to.cylinder, to.head, Op::Read);
+  return end > at ? end - at : Time{0};
 }
 
 void DiskMediaDriver::finish_background() {
@@ -1094,6 +1129,7 @@ void DiskMediaDriver::finish_background() {
   ahead_wake_ = AheadWake::None;
   ahead_ = Ahead::None;
   ahead_from_miss_ = false;
+  switch_rest_ = Time{0};
   if (reposition_waiting_) {
     resume_at_.reset();  // a Reposition waited for a hit's read-ahead to stop
     const Decision d = *std::exchange(reposition_waiting_, std::nullopt);

@@ -68,7 +68,8 @@ namespace drivevp {
 ///    through the channel's EXTEND, its data crossing as the pass reads it; a full hit raises the
 ///    target of the pass the same way: raise_ahead()); any other command stops it at its arrival
 ///    (yield_background(): channel STOP once the minimum read-ahead has passed) and starts after
-///    the later of the stop and its overhead;
+///    the later of the stop and its overhead (a STOP during a head switch of the pass: the
+///    overhead's end plus the rest of the switch, switch_left());
 ///  - read-ahead on idle hit (CacheParams::read_ahead_on_idle_hit): a full hit served with no media
 ///    access in progress also reads ahead from its segment's end (SegmentedCache::
 ///    plan_hit_read_ahead), its seek starting a read miss's overhead after the hit's arrival (its
@@ -77,8 +78,9 @@ namespace drivevp {
 ///    arrives, as for a miss's read-ahead) or a read joining it is served meanwhile and the
 ///    read-ahead goes on;
 ///    any other command (serve()) or a Reposition waits for it to stop: at once before its seek or
-///    first sector (the channel is programmed just before it), at its seek's end, or at the block
-///    under the head;
+///    first sector (the channel is programmed just before it), at its seek's end (a command: its
+///    overhead's end plus the rest of the seek at its arrival, DiskSim's disk_seek_stoptime), or at
+///    the block under the head;
 ///  - read any free blocks (CacheParams::read_any_free_blocks): a miss into an empty segment sets
 ///    the channel's LEAD to the blocks before it on its track; the read starts with the first of
 ///    them (or the request) under the head, LEAD_TAKEN of them go to the segment's front
@@ -296,11 +298,20 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   bool joining_ = false;
   bool joined_ = false;            ///< batch_[index_] joined the read-ahead (its data phase waits for the pass)
   std::optional<Time> resume_at_;  ///< a command waiting for a miss's read-ahead to stop: its overhead's end
+  /// The STOP of the read-ahead came during a head switch (or cylinder switch) of its pass: what
+  /// was left of the switch then, added to what is left of the waiting command's overhead (DiskSim
+  /// 4.0 disk_buffer_stopable_access sets disk_seek_stoptime to the end of the seek it cancels, and
+  /// disk_check_hda delays the next seek by the rest of the overhead plus the rest of that seek).
+  Time switch_rest_{0};
+  /// What is left at `at` of a track switch in the pass `bg` (started at media_start_): 0 unless
+  /// `at` lies between a block's end and the end of the switch to the next block's track.
+  Time switch_left(const SegmentedCache::ReadPlan& bg, Time at) const;
   sc_core::sc_event ahead_timer_;
   AheadWake ahead_wake_ = AheadWake::None;
   Time spent_overhead_{0};                      ///< the overhead command_overhead() gave the last command
   Time miss_overhead_{0};                       ///< a read miss's overhead for that command (DiskSim's overhead_done)
   Time overhead_start_{0};                      ///< batch_[index_]'s overhead began (DiskSim's arrival)
+  Time arrived_at_{0};                          ///< when command_overhead() last ran (the command's dispatch)
   std::optional<Time> yielded_at_;              ///< a waiting command first asked the background to stop
   std::optional<Decision> reposition_waiting_;  ///< a Reposition waiting for a hit's read-ahead to stop
   /// A command served while a hit's read-ahead runs: drops one not yet started (Pending); returns

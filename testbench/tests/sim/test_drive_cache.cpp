@@ -534,6 +534,39 @@ TEST_CASE("cache: the minimum read-ahead is read before an arriving request stop
   CHECK(csv.ps(1, "completion_ms") == stopped + 3 * kBus);
 }
 
+TEST_CASE("cache: a read stopping a read-ahead during its head switch waits for the rest of the switch too",
+          "[sim][cache][read-ahead]") {
+  // A reads blocks 56..63 of the track (cylinder 700, head 7) and reads ahead 64 blocks: its pass
+  // crosses to head 8 after block 71 (a head switch of 1.6 ms). B, blocks 0..7 of A's track (not
+  // in the segment), arrives 0.5 ms into that switch and stops the read-ahead at once (the minimum
+  // read-ahead is 0): BLOCKS_DONE and STOP at its dispatch (part of its overhead's firmware time).
+  // DiskSim cancels the switch's seek event and delays B's seek by the rest of B's overhead plus
+  // the rest of the switch from the stop (disk_buffer_stopable_access sets disk_seek_stoptime,
+  // disk_check_hda adds both): B's media access (BUFFER_OFFSET/MARK and seek bursts (2), a head
+  // switch back to head 7) starts 2.2 ms + (switch end - dispatch) after its dispatch, later than
+  // at the overhead's end (the rule before).
+  TempDir dir("ra-stop-in-switch");
+  constexpr std::int64_t kSwitch = 1'600'000'000;  // HP 97560 head switch
+  const std::int64_t seek_end = 2 * kBus + kOverheadPs + 2 * kBus + kSeek700;
+  const std::int64_t ts = next_slot(seek_end + 2 * kBus, kSlot + 56);  // block 56's first sector
+  const std::int64_t end71 = ts + slot_start(kSlot + 72) - slot_start(kSlot + 56);
+  const std::int64_t switch_end = end71 + kSwitch;
+  const std::int64_t arrival = (end71 / 1'000 + 1) * 1'000 + kMs / 2;
+  const RunResult r = run(dir, line_ms(0, kLbn + 56, 8, true) + line_ms(arrival, kLbn, 8, true), read_ahead_keys());
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 2);
+  CHECK(csv.ps(0, "transfer_start_ms") == ts);
+  const std::int64_t stop = arrival + 2 * kBus;  // the dispatch, after the fetch (2)
+  REQUIRE(stop < switch_end);
+  CHECK(csv.ps(1, "dispatch_ms") == arrival + 2 * kBus);
+  const std::int64_t seek = arrival + 2 * kBus + kOverheadPs + (switch_end - stop) + 2 * kBus;
+  CHECK(csv.ps(1, "seek_start_ms") == seek);
+  CHECK(csv.ps(1, "seek_start_ms") > command_after_stop(arrival, switch_end) + 2 * kBus);
+  CHECK(csv.ps(1, "seek_end_ms") == seek + kSwitch);
+  CHECK(csv.at(1, "data_ok") == "1");
+}
+
 TEST_CASE("cache: a read starting in the running read-ahead's blocks joins it", "[sim][cache][read-ahead][join]") {
   // DiskSim 4.0 merges a read whose first block the read-ahead's segment holds with the running
   // access (disk_buffer_stopable_access; disk_read_arrive serves it with the read hit overhead).
@@ -980,14 +1013,17 @@ TEST_CASE("cache: a read arriving before a hit's read-ahead reaches its first bl
   CHECK(csv.at(2, "data_ok") == "1");
 }
 
-TEST_CASE("cache: a read arriving while a hit's read-ahead seeks starts after its own overhead",
+TEST_CASE("cache: a read arriving while a hit's read-ahead seeks waits for the rest of the seek too",
           "[sim][cache][read-ahead][idle-hit]") {
   // A reads blocks 56..63 of the track and reads ahead to its end (64..71). B, blocks 64..71 at
   // 100 ms, is a full hit: its read-ahead (72..79) is on the next track, so it starts with a head
-  // switch (BUFFER_OFFSET/MARK and seek bursts (2) at B's command time). C arrives 10 us after B
-  // completes, during that switch; its overhead (2.2 ms) ends after the switch has. The read-ahead
-  // stops at its seek's end, and C, a miss back on A's track, starts its media access at its
-  // overhead's end, not at the switch's end: BUFFER_OFFSET/MARK and seek bursts (2), as any miss.
+  // switch (BUFFER_OFFSET/MARK and seek bursts (2) at B's command time, 1.6 ms). C, a miss back on
+  // A's track, arrives 10 us after B completes, during that switch. DiskSim stops the read-ahead
+  // at C's arrival, cancelling the switch, and delays C's seek by the rest of C's overhead plus
+  // the rest of the switch from that arrival (disk_buffer_stopable_access's disk_seek_stoptime,
+  // disk_check_hda): C's media access (BUFFER_OFFSET/MARK and seek bursts (2), as any miss)
+  // starts 2.2 ms + (switch end - C's dispatch) after C's dispatch. Before this rule it started
+  // at its overhead's end (the later of that and the switch's end).
   TempDir dir("idle-hit-seeking");
   const std::int64_t b = 100 * kMs;
   const std::int64_t command_b = b + 2 * kBus + kOverheadPs;
@@ -1001,7 +1037,9 @@ TEST_CASE("cache: a read arriving while a hit's read-ahead seeks starts after it
   CHECK(csv.ps(1, "seek_start_ms") == command_b);  // B: a hit
   CHECK(csv.ps(1, "completion_ms") == command_b + 3 * kBus);
   CHECK(csv.ps(2, "dispatch_ms") == c + 2 * kBus);
-  CHECK(csv.ps(2, "seek_start_ms") == c + 2 * kBus + kOverheadPs + 2 * kBus);
+  const std::int64_t switch_end = command_b + 2 * kBus + 1'600'000'000;
+  REQUIRE(switch_end > c + 2 * kBus);
+  CHECK(csv.ps(2, "seek_start_ms") == c + 2 * kBus + kOverheadPs + (switch_end - (c + 2 * kBus)) + 2 * kBus);
   CHECK(csv.at(2, "data_ok") == "1");
 }
 
