@@ -567,16 +567,20 @@ void DiskMediaDriver::write_buffer_mark(std::uint64_t offset, std::uint32_t mark
 void DiskMediaDriver::raise_ahead(const Command& c) {
   const std::uint64_t end = cache_->raise_target(ahead_plan_, c.lbn, c.blocks, predictor_.capacity_blocks());
   if (end <= ahead_plan_.media_lbn + ahead_plan_.media_blocks) return;
-  // The channel's pass goes on to the raised target (EXTEND; its interrupt moves to the new end).
   ahead_plan_.media_blocks = static_cast<std::uint32_t>(end - ahead_plan_.media_lbn);
-  services_.write_reg(kChExtend, ahead_plan_.media_blocks, 4, &c);
+  // A read-ahead still seeking is programmed with the raised count; a running pass goes on to
+  // the raised target (EXTEND; its interrupt moves to the new end).
+  if (ahead_ == Ahead::Reading) services_.write_reg(kChExtend, ahead_plan_.media_blocks, 4, &c);
 }
 
 bool DiskMediaDriver::start_hit_read_ahead(Time deliver) {
   const Command& c = batch_[index_].command;
-  // A hit on the segment of a read-ahead still reading raises its target (DiskSim raises the
-  // segment's maxreadaheadblkno for every read it serves; the running access goes on to it).
-  if (cache_ && ahead_ == Ahead::Reading && !stop_requested_ && read_.segment == ahead_plan_.segment) raise_ahead(c);
+  // A hit on the segment of a read-ahead seeking or reading raises its target (DiskSim raises the
+  // segment's maxreadaheadblkno for every read it serves, disk_buffer_attempt_access_swap; the
+  // access goes on to it). One pending or waiting for its first block was dropped (serve()).
+  if (cache_ && (ahead_ == Ahead::Reading || ahead_ == Ahead::Seeking) && !stop_requested_ &&
+      read_.segment == ahead_plan_.segment)
+    raise_ahead(c);
   if (!cache_ || ahead_ != Ahead::None) return false;  // a read-ahead already runs: it goes on
   ahead_plan_ = cache_->plan_hit_read_ahead(read_, c.lbn, c.blocks, predictor_.capacity_blocks());
   if (ahead_plan_.media_blocks == 0 || dirty_) return false;  // write-back data holds the heads

@@ -80,7 +80,8 @@ namespace drivevp {
 ///    any other command (serve()) or a Reposition waits for it to stop: at once before its seek or
 ///    first sector (the channel is programmed just before it), at its seek's end (a command: its
 ///    overhead's end plus the rest of the seek at its arrival, DiskSim's disk_seek_stoptime), or at
-///    the block under the head;
+///    the block under the head; a full hit served while it seeks raises its target (the count it is
+///    programmed with);
 ///  - read any free blocks (CacheParams::read_any_free_blocks): a miss into an empty segment sets
 ///    the channel's LEAD to the blocks before it on its track; the read starts with the first of
 ///    them (or the request) under the head, LEAD_TAKEN of them go to the segment's front

@@ -1076,6 +1076,45 @@ TEST_CASE("cache: a read starting in a hit's running read-ahead joins it", "[sim
   CHECK(csv.at(2, "data_ok") == "1");
 }
 
+TEST_CASE("cache: a hit during a hit's read-ahead seek raises its target", "[sim][cache][read-ahead][idle-hit]") {
+  // Read miss overhead 2.2 ms, read hit 0.1 ms, 8 blocks read ahead. A reads blocks 56..63 and
+  // reads ahead to the track's end (72). B, blocks 60..67 at 100 ms, is a full hit: its read-ahead
+  // (72..75, to 68 + 8) is on head 8; its head switch starts a read miss's overhead after B's
+  // dispatch (BUFFER_OFFSET/MARK and seek bursts (2)) and lasts 1.6 ms. C, blocks 64..71, arrives
+  // 0.5 ms into that switch: a full hit on the segment, served 0.1 ms later while the read-ahead
+  // still seeks. It raises the segment's read-ahead target to 72 + 8 = 80 (DiskSim raises
+  // maxreadaheadblkno for every read the segment serves): the read-ahead, not yet programmed,
+  // reads 72..79 (no EXTEND: C's completion is any hit's, DMA (2), entry (1)). D, blocks 76..79 at
+  // 200 ms, is then a full hit; before this rule the read-ahead read only 72..75 and D missed.
+  TempDir dir("idle-hit-raise-seeking");
+  const std::int64_t b = 100 * kMs;
+  const std::int64_t hit = kMs / 10;
+  const std::int64_t ahead_seek = b + 2 * kBus + kOverheadPs + 2 * kBus;
+  const std::int64_t c = (ahead_seek / 1'000 + 1) * 1'000 + kMs / 2;
+  const std::int64_t command_c = c + 2 * kBus + hit;
+  REQUIRE(command_c < ahead_seek + 1'600'000'000);  // still seeking when C is served
+  const std::int64_t d = 200 * kMs;
+  const RunResult r =
+      run(dir,
+          line_ms(0, kLbn + 56, 8, true) + line_ms(b, kLbn + 60, 8, true) + line_ms(c, kLbn + 64, 8, true) +
+              line_ms(d, kLbn + 76, 4, true),
+          read_ahead_keys({"device.cache.max_read_ahead=8", "device.cache.read_ahead_on_idle_hit=true",
+                           "device.overheads.enabled=true", "device.overheads.read_miss_after_read_ms=2.2",
+                           "device.overheads.read_hit_after_read_ms=0.1"}));
+  REQUIRE(r.checks_passed);
+  const Csv csv(dir / "out" / "requests.csv");
+  REQUIRE(csv.size() == 4);
+  CHECK(csv.ps(1, "seek_start_ms") == b + 2 * kBus + hit);  // B: a hit
+  CHECK(csv.ps(2, "dispatch_ms") == c + 2 * kBus);
+  CHECK(csv.ps(2, "seek_start_ms") == command_c);  // C: a hit
+  CHECK(csv.ps(2, "completion_ms") == command_c + 3 * kBus);
+  const std::int64_t command_d = d + 2 * kBus + hit;
+  CHECK(csv.ps(3, "seek_start_ms") == command_d);  // D: a hit on the raised read-ahead's blocks
+  CHECK(csv.ps(3, "transfer_end_ms") == command_d);
+  CHECK(csv.ps(3, "completion_ms") == command_d + 3 * kBus);
+  for (std::size_t i = 0; i < csv.size(); ++i) CHECK(csv.at(i, "data_ok") == "1");
+}
+
 TEST_CASE("cache: read-ahead on idle hit is a boolean key and off by default", "[sim][cache][config][idle-hit]") {
   CHECK_FALSE(load_scenario("", {}).device.features.cache.read_ahead_on_idle_hit);
   CHECK(load_scenario("", {"device.cache.read_ahead_on_idle_hit=true"}).device.features.cache.read_ahead_on_idle_hit);
