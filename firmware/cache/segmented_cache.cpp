@@ -195,6 +195,13 @@ void SegmentedCache::filled(const ReadPlan& plan, std::uint32_t blocks) {
   s.skip = s.valid > params_.segment_blocks ? s.valid - params_.segment_blocks : 0;
 }
 
+bool SegmentedCache::may_hold(const ReadPlan& pass, std::uint64_t lbn) const {
+  if (pass.segment < 0 || static_cast<std::size_t>(pass.segment) >= segments_.size()) return false;
+  const Segment& s = segments_[pass.segment];
+  // filled() sets valid to media_lbn + blocks - start (blocks <= media_blocks) and skip >= 0.
+  return lbn >= s.start && lbn < std::max(s.start + s.valid, pass.media_lbn + pass.media_blocks);
+}
+
 SegmentedCache::ReadPlan SegmentedCache::join(const ReadPlan& pass, std::uint64_t lbn, std::uint32_t blocks,
                                               std::uint64_t capacity) {
   if (pass.segment < 0 || static_cast<std::size_t>(pass.segment) >= segments_.size())

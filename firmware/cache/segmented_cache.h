@@ -114,6 +114,13 @@ class SegmentedCache {
   void lead_in(ReadPlan& plan, std::uint32_t blocks);
   /// The media read of `plan` has put its first `blocks` blocks in the buffer.
   void filled(const ReadPlan& plan, std::uint32_t blocks);
+  /// Whether a lookup of `lbn` may find it in the segment of the media read `pass` once filled()
+  /// has been told any number of the pass's blocks (0 to pass.media_blocks): lbn lies in [the
+  /// segment's start, the later of its valid end and the pass's end). False tells the caller that
+  /// lookup(), full_hit() and raised_pass_end() give the same answers for `lbn` whatever the pass
+  /// has read, so it need not ask the channel (the disk driver at a command's arrival during a
+  /// miss's read-ahead). False for a pass without a segment.
+  bool may_hold(const ReadPlan& pass, std::uint64_t lbn) const;
   /// A read of `blocks` at `lbn` joins the media read `pass` still running in its segment (DiskSim
   /// 4.0 disk_buffer_stopable_access: a read whose first block that segment holds is merged with the
   /// access instead of stopping it). The caller checks that the segment holds lbn and that the pass

@@ -358,7 +358,6 @@ bool DiskMediaDriver::extra_disconnect(const Command& c) const {
 }
 
 Time DiskMediaDriver::command_overhead(const Command& first) {
-  const InterfaceParams& bus = features_.interface;
   joining_ = false;
   arrived_at_ = sim_now() + to_time(services_.offset());
   if (ahead_ == Ahead::Reading && state_ == State::Prefetching && !stop_requested_ && batch_.empty()) {
@@ -369,6 +368,17 @@ Time DiskMediaDriver::command_overhead(const Command& first) {
     // other command stops a miss's read-ahead now, its overhead running meanwhile. Both accesses
     // are part of the command overhead's firmware time.
     const sc_core::sc_time local = services_.offset();
+    if (stops_whatever_read(first)) {
+      // The command stops the miss's read-ahead whatever it has read: an untraced run spends
+      // BLOCKS_DONE's bus access time instead of reading it. Its count would only be the
+      // segment's until the stopped read's done interrupt reports the final one (filled() keeps
+      // the latest), and the blocks it would put in the buffer early the channel puts there at
+      // the read's end; the stop comes one access after the arrival as before.
+      services_.offset() += to_sc_in_run(bus_access_time_);
+      yield_background();
+      services_.offset() = local;
+      return command_overhead_after_arrival(first);
+    }
     const std::uint32_t blocks = static_cast<std::uint32_t>(services_.read_reg(kChBlocksDone, 4));
     cache_->filled(ahead_plan_, blocks);
     services_.offset() = local;
@@ -390,6 +400,20 @@ Time DiskMediaDriver::command_overhead(const Command& first) {
       services_.offset() = local;
     }
   }
+  return command_overhead_after_arrival(first);
+}
+
+bool DiskMediaDriver::stops_whatever_read(const Command& first) const {
+  // A write, or a read neither a full hit elsewhere nor able to hit the read-ahead's segment
+  // however far it has read (so neither a full hit there nor a join): command_overhead() stops
+  // the read-ahead for it with any BLOCKS_DONE.
+  return !services_.transactions_observed() && ahead_from_miss_ &&
+         (!first.is_read() ||
+          (!cache_->may_hold(ahead_plan_, first.lbn) && !cache_->full_hit(first.lbn, first.blocks)));
+}
+
+Time DiskMediaDriver::command_overhead_after_arrival(const Command& first) {
+  const InterfaceParams& bus = features_.interface;
   // DiskSim counts a read's media activity (a hit's read-ahead too) from a read miss's overhead
   // (disk_read_arrive's overhead_done).
   miss_overhead_ = features_.overheads.enabled ? features_.overheads.select(Op::Read, false, previous_op_)
@@ -406,7 +430,7 @@ Time DiskMediaDriver::command_overhead(const Command& first) {
 void DiskMediaDriver::start_feature() {
   MediaResult& r = batch_[index_];
   const Command& c = r.command;
-  if (index_ > 0) services_.offset() += to_sc(command_overhead(c));  // the first one: the controller's
+  if (index_ > 0) services_.offset() += to_sc_in_run(command_overhead(c));  // the first one: the controller's
   // The overhead began when the command arrived, or when it first waited for a read-ahead to stop
   // (the controller then spends only what is left of it).
   overhead_start_ = yielded_at_ ? *yielded_at_ : sim_now() + to_time(services_.offset()) - spent_overhead_;
@@ -431,7 +455,7 @@ void DiskMediaDriver::seek_to(std::uint64_t lbn, const Command* c) {
   const Time least = from_ms(features_.overheads.minimum_seek_delay_ms);
   if (least > Time{0} && write) {  // a media write's seek lasts at least this
     const Time seek = predictor_.seek_time(head_, target.cylinder, target.head, Op::Write);
-    if (seek < least) services_.offset() += to_sc(least - seek);
+    if (seek < least) services_.offset() += to_sc_in_run(least - seek);
   }
   set_state(flushing_ ? State::Flushing : State::Seeking);
   // A media write's seek is commanded as one (the actuator adds the drive's write settle).
@@ -443,7 +467,7 @@ void DiskMediaDriver::seek_to(std::uint64_t lbn, const Command* c) {
 void DiskMediaDriver::wake_at(Wake what, Time at) {
   wake_ = what;
   const Time local = sim_now() + to_time(services_.offset());  // not before the handler's own accesses
-  timer_.notify(to_sc((at > local ? at : local) - sim_now()));
+  timer_.notify(to_sc_in_run((at > local ? at : local) - sim_now()));
 }
 
 void DiskMediaDriver::start_read() {
@@ -613,7 +637,7 @@ bool DiskMediaDriver::start_hit_read_ahead(Time deliver) {
 void DiskMediaDriver::seek_ahead(Time at) {
   ahead_ = Ahead::Seeking;
   const sc_core::sc_time local = services_.offset();
-  services_.offset() = to_sc(at - sim_now());
+  services_.offset() = to_sc_in_run(at - sim_now());
   // One burst: BUFFER_OFFSET, MARK 0 (all of it read-ahead); then the seek burst.
   write_buffer_mark(ahead_plan_.buffer_block, 0, nullptr);
   const PhysicalAddress target = predictor_.locate(ahead_plan_.media_lbn);
@@ -643,7 +667,7 @@ void DiskMediaDriver::ahead_seek_done() {
       // (Only for a decision's first command, dispatched while the read-ahead ran: arrived_at_.)
       if (yielded_at_ && ok && !reposition_waiting_ && !batch_.empty() && index_ == 0 && seek_end > arrived_at_)
         start += seek_end - arrived_at_;
-      if (start > sim_now() + to_time(services_.offset())) services_.offset() = to_sc(start - sim_now());
+      if (start > sim_now() + to_time(services_.offset())) services_.offset() = to_sc_in_run(start - sim_now());
       finish_background();
     }
     return;
@@ -674,7 +698,7 @@ void DiskMediaDriver::program_ahead() {
 void DiskMediaDriver::ahead_wake_at(AheadWake what, Time at) {
   ahead_wake_ = what;
   const Time local = sim_now() + to_time(services_.offset());
-  ahead_timer_.notify(to_sc((at > local ? at : local) - sim_now()));
+  ahead_timer_.notify(to_sc_in_run((at > local ? at : local) - sim_now()));
 }
 
 void DiskMediaDriver::on_ahead_timer() {
@@ -855,9 +879,18 @@ void DiskMediaDriver::program_transfer() {
   disk_regs::TransferBurst start{read_.media_lbn, read_.media_blocks, disk_regs::channel::kCmdRead};
   services_.bus_access(tlm::TLM_WRITE_COMMAND, kChLbn, &start, sizeof start, &c);
   // When the first sector comes under the head; from it, when each block is in the buffer.
-  std::uint64_t times[2] = {0, 0};  // TRANSFER_START_PS, TRANSFER_END_PS
-  services_.bus_access(tlm::TLM_READ_COMMAND, kChTransferStart, times, sizeof times);
-  media_start_ = Time{static_cast<std::int64_t>(times[0])};
+  if (!lead_armed_ && !services_.transactions_observed()) {
+    // Untraced, without LEAD: TRANSFER_START_PS is the first block's next pass under the head from
+    // the burst's access time (the channel's rotational wait, ReadChannel::start; the heads are on
+    // its track after the seek), which the predictor computes with the same rule, period and
+    // phase. The read's bus access time is spent instead of reading it.
+    media_start_ = predictor_.next_pass(read_.media_lbn, sim_now() + to_time(services_.offset()));
+    services_.offset() += to_sc_in_run(bus_access_time_);
+  } else {
+    std::uint64_t times[2] = {0, 0};  // TRANSFER_START_PS, TRANSFER_END_PS
+    services_.bus_access(tlm::TLM_READ_COMMAND, kChTransferStart, times, sizeof times);
+    media_start_ = Time{static_cast<std::int64_t>(times[0])};
+  }
   if (lead_armed_) {  // the read starts LEAD_TAKEN blocks before the request: the segment does too
     lead_armed_ = false;
     lead_ = static_cast<std::uint32_t>(services_.read_reg(kChLeadTaken, 4));
@@ -959,7 +992,7 @@ void DiskMediaDriver::feature_transfer_done() {
     const Time now = sim_now() + to_time(services_.offset());
     const Time free = data_in_ + from_ms(extra_ ? bus.extra_disconnect_second_ms : bus.write_disconnect_ms);
     const Time reselect = from_ms(extra_ ? bus.other_reselect_ms : bus.first_reselect_ms);
-    services_.offset() += to_sc((free > now ? free - now : Time{0}) + reselect);
+    services_.offset() += to_sc_in_run((free > now ? free - now : Time{0}) + reselect);
   }
   complete_feature(State::Idle);
 }
@@ -1042,7 +1075,7 @@ void DiskMediaDriver::deliver() {
 void DiskMediaDriver::complete_feature(State after) {
   const Command& c = batch_[index_].command;
   const InterfaceParams& bus = features_.interface;
-  services_.offset() += to_sc(from_ms(c.is_read() ? bus.read_completion_ms : bus.write_completion_ms));
+  services_.offset() += to_sc_in_run(from_ms(c.is_read() ? bus.read_completion_ms : bus.write_completion_ms));
   if (++index_ < batch_.size()) {
     if (after == State::Prefetching) {  // the next command of the batch stops the read-ahead
       set_state(after);
@@ -1145,7 +1178,7 @@ void DiskMediaDriver::finish_background() {
     set_state(State::Idle);
     // A command that stopped a miss's read-ahead at its arrival starts once its overhead is spent.
     const Time local = sim_now() + to_time(services_.offset());
-    if (resume_at_ && *resume_at_ > local) services_.offset() += to_sc(*resume_at_ - local);
+    if (resume_at_ && *resume_at_ > local) services_.offset() += to_sc_in_run(*resume_at_ - local);
     resume_at_.reset();
     start_feature();
     return;

@@ -61,7 +61,8 @@ namespace drivevp {
 ///    and, after the read completion overhead, the command completes; the read-ahead continues in
 ///    the background (state Prefetching, not busy(), kept in ahead_plan_) until the segment's read
 ///    ends or a command stops it. A command arriving meanwhile (command_overhead()) reads
-///    BLOCKS_DONE, counting the blocks read so far as in the segment (DiskSim's access swap): a
+///    BLOCKS_DONE (untraced: not when no count could make it a hit or a join, stops_whatever_read()),
+///    counting the blocks read so far as in the segment (DiskSim's access swap): a
 ///    full hit is served while the read-ahead goes on; so is a read whose first block is in the
 ///    segment and whose last block the running pass reads once the read has raised the segment's
 ///    read-ahead target (it joins the pass: start_join(), the pass extended to the raised target
@@ -187,6 +188,12 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   /// error (then BLOCKS_DONE is not read). Untraced runs read both in one burst.
   std::optional<std::uint32_t> read_done_and_blocks();
   void on_ahead_timer();
+  /// At `first`'s arrival during a miss's read-ahead, in an untraced run: whether
+  /// command_overhead() stops the read-ahead for it whatever BLOCKS_DONE reads (a write, or a read
+  /// that is no full hit elsewhere and cannot hit the read-ahead's segment: SegmentedCache::may_hold).
+  bool stops_whatever_read(const Command& first) const;
+  /// command_overhead() after the arrival's read-ahead handling: the overhead `first` spends.
+  Time command_overhead_after_arrival(const Command& first);
   void ahead_wake_at(AheadWake what, Time at);
   bool write_back(const Command& c) const;  ///< the cache takes this write back
   /// InterfaceParams::extra_write_disconnect applies to `c`: a write-through write after a write

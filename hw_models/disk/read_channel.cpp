@@ -176,7 +176,9 @@ std::uint64_t ReadChannel::sector_under_head() {
   const Time t = sim_now() + to_time(regs_.access_delay());
   actuator_.catch_up(t);
   const std::uint32_t spt = geometry_.sectors_per_track(actuator_.cylinder());
-  return static_cast<std::uint64_t>(static_cast<__int128>(t.count() % period_.count()) * spt / period_.count());
+  // floor((t mod T) spt / T), in 64 bits when the product fits (mul_div; always on real tracks).
+  const auto phase = static_cast<std::uint64_t>(t.count() % period_.count());
+  return static_cast<std::uint64_t>(mul_div(phase, spt, static_cast<std::uint64_t>(period_.count())));
 }
 
 std::uint32_t ReadChannel::blocks_done() {
@@ -251,7 +253,7 @@ void ReadChannel::start(bool is_write, const sc_core::sc_time& delay) {
   // Tickless: the interrupt is due at the transfer's end and the data moves when the channel is
   // next looked at (catch_up). Only a traced run also wakes the model then.
   actuator_.follow_transfer(plan_.transfer_end, plan_.end_cylinder, plan_.end_head);
-  const sc_core::sc_time due = to_sc(plan_.transfer_end - sim_now());
+  const sc_core::sc_time due = to_sc_in_run(plan_.transfer_end - sim_now());
   transfer_done_irq.raise(due);
   if (transferring_.live()) done_event_.notify(due);
 }
@@ -352,7 +354,7 @@ void ReadChannel::stop(const sc_core::sc_time& delay) {
   count_ = k;
   plan_ = cut;
   actuator_.follow_transfer(plan_.transfer_end, plan_.end_cylinder, plan_.end_head);
-  const sc_core::sc_time due = to_sc(plan_.transfer_end - sim_now());
+  const sc_core::sc_time due = to_sc_in_run(plan_.transfer_end - sim_now());
   transfer_done_irq.raise(due);  // earlier than the pending one: it replaces it
   if (transferring_.live()) done_event_.notify(due);
 }
@@ -367,7 +369,7 @@ void ReadChannel::extend(std::uint64_t blocks, const sc_core::sc_time& delay) {
   size_buffer();
   plan_ = plan_runs(lbn_, count_, begin_, false);
   actuator_.follow_transfer(plan_.transfer_end, plan_.end_cylinder, plan_.end_head);
-  const sc_core::sc_time due = to_sc(plan_.transfer_end - sim_now());
+  const sc_core::sc_time due = to_sc_in_run(plan_.transfer_end - sim_now());
   transfer_done_irq.reschedule(due);  // later than the pending raise: that one is cancelled
   if (transferring_.live()) {
     done_event_.cancel();

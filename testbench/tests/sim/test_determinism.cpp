@@ -124,8 +124,10 @@ TEST_CASE("sim: A MEMS run writes the same requests.csv traced and untraced (doo
 TEST_CASE("sim: A disk run with the cache writes the same requests.csv traced and untraced (fast paths)",
           "[sim][determinism][cache]") {
   // Untraced, the disk driver reads a read's done burst and BLOCKS_DONE as one burst, skips
-  // rewriting BUFFER_OFFSET and MARK with the values they hold (spending the bus time of each
-  // access it folds) and runs the data phase's end inline when nothing else can happen before it;
+  // rewriting BUFFER_OFFSET and MARK with the values they hold, takes a read's TRANSFER_START_PS
+  // from its predictor, does not read BLOCKS_DONE at an arrival that stops the read-ahead whatever
+  // it has read (spending the bus time of each access it folds or skips) and runs the data phase's
+  // end inline when nothing else can happen before it;
   // traced, every access is its own transaction and the data phase's end a timed event. The
   // simulated times must not depend on which: closed loop with one outstanding read (every request
   // arrives during the previous one's read-ahead and stops it), and open loop with reads and

@@ -65,6 +65,32 @@ TEST_CASE("segmented cache: a read starting in a running pass's blocks joins it"
   CHECK_THROWS_AS(c.join(pass, 5020, 8, 1'000'000), std::logic_error);
 }
 
+TEST_CASE("segmented cache: may_hold bounds what a running pass's segment can hit, whatever it has read",
+          "[unit][cache]") {
+  // Segment 1's miss at 5000 reads 5000..5023 (8 + 16 read ahead). Whatever filled() is told
+  // (0 to 24 blocks), a lookup can hit it only in [5000, 5024): may_hold is true exactly there,
+  // before any block is in and after all are; a pass without a segment holds nothing.
+  SegmentedCache c(params(2, 64, 16, true));
+  c.filled(c.plan_read(1000, 8, 1'000'000), 24);
+  const SegmentedCache::ReadPlan pass = c.plan_read(5000, 8, 1'000'000);
+  REQUIRE(pass.segment == 1);
+  REQUIRE(pass.media_blocks == 24);
+  for (const std::uint32_t filled : {0u, 12u, 24u}) {
+    c.filled(pass, filled);
+    CHECK_FALSE(c.may_hold(pass, 4999));
+    CHECK(c.may_hold(pass, 5000));
+    CHECK(c.may_hold(pass, 5023));
+    CHECK_FALSE(c.may_hold(pass, 5024));
+    CHECK_FALSE(c.may_hold(pass, 1000));  // segment 0's blocks: not this pass's segment
+    // Where may_hold is false, no count filled() is told makes the segment hit.
+    CHECK(c.lookup(5024, 1).segment != 1);
+  }
+  CHECK(c.lookup(5023, 1).segment == 1);
+  SegmentedCache::ReadPlan bypass = pass;
+  bypass.segment = -1;
+  CHECK_FALSE(c.may_hold(bypass, 5000));
+}
+
 TEST_CASE("segmented cache: read-ahead per DiskSim's maximum, minimum and over-requested rules", "[unit][cache]") {
   // A maximum read-ahead counts past the request's end, over requested or not.
   SegmentedCache a(params(1, 64, 16, false));
