@@ -287,6 +287,7 @@ void DiskMediaDriver::on_seek_done() {
 void DiskMediaDriver::on_transfer_done() {
   if (!transfer_done_.take()) return;
   services_.reset_offset();
+  transfer_done_at_ = sim_now();
   if (ahead_ == Ahead::Reading) {  // a hit's read-ahead (the hit may still be delivering)
     ahead_transfer_done();
     return;
@@ -704,7 +705,7 @@ std::optional<std::uint32_t> DiskMediaDriver::read_done_and_blocks() {
 void DiskMediaDriver::ahead_transfer_done() {
   if (const std::optional<std::uint32_t> done = read_done_and_blocks()) {
     const std::uint32_t blocks = *done;
-    head_ = track_of_last(ahead_plan_.media_lbn, blocks);
+    head_ = track_after(ahead_plan_.media_lbn, blocks, ahead_plan_.media_blocks);
     cache_->filled(ahead_plan_, blocks);
   }
   ahead_ = Ahead::None;
@@ -902,7 +903,7 @@ void DiskMediaDriver::feature_transfer_done() {
       transfer_failed();
       return;
     }
-    head_ = track_of_last(read_.media_lbn, *blocks);
+    head_ = track_after(read_.media_lbn, *blocks, read_.media_blocks);
     if (cache_) cache_->filled(read_, *blocks);
     media_done_ = true;
     if (state_ == State::Prefetching) finish_background();
@@ -971,8 +972,9 @@ void DiskMediaDriver::on_timer() {
     case Wake::ProgramWrite:
       program_transfer();
       return;
-    case Wake::Stop:
-      services_.write_reg(kChCommand, disk_regs::channel::kCmdStop, 4);
+    case Wake::Stop:  // once the minimum read-ahead has passed: at once (DiskSim's prefetch swap at
+                      // that block's end, disk_buffer_request_complete)
+      services_.write_reg(kChCommand, disk_regs::channel::kCmdStopInSector, 4);
       return;
     case Wake::Deliver:
       deliver();
@@ -1053,6 +1055,12 @@ HeadPosition DiskMediaDriver::track_of_last(std::uint64_t lbn, std::uint64_t blo
   return {last.cylinder, last.head};
 }
 
+HeadPosition DiskMediaDriver::track_after(std::uint64_t lbn, std::uint64_t blocks, std::uint64_t planned) const {
+  if (blocks >= planned) return track_of_last(lbn, blocks);
+  const PhysicalAddress next = predictor_.locate(lbn + blocks);  // a stop leaves the heads on its track
+  return {next.cylinder, next.head};
+}
+
 void DiskMediaDriver::yield_background() {
   if (state_ != State::Prefetching || stop_requested_) return;
   stop_requested_ = true;
@@ -1080,10 +1088,18 @@ void DiskMediaDriver::yield_background() {
     wake_at(Wake::Stop, earliest);
     return;
   }
-  services_.write_reg(kChCommand, disk_regs::channel::kCmdStop, 4);
+  // Stopped at the command's arrival: the stop's own wait (a track switch ending, or the block or
+  // rotational wait under the heads) delays the command's seek on top of its overhead.
+  services_.write_reg(kChCommand, stop_command(), 4);
+  stop_at_ = sim_now() + to_time(services_.offset());  // when the stop reached the channel
+}
+
+std::uint32_t DiskMediaDriver::stop_command() const {
+  return features_.cache.stop_prefetch_in_sector ? disk_regs::channel::kCmdStopInSector : disk_regs::channel::kCmdStop;
 }
 
 void DiskMediaDriver::finish_background() {
+  const std::optional<Time> stop_at = std::exchange(stop_at_, std::nullopt);
   timer_.cancel();
   wake_ = Wake::None;
   ahead_timer_.cancel();
@@ -1100,8 +1116,15 @@ void DiskMediaDriver::finish_background() {
   if (index_ < batch_.size()) {  // a command waited for the read-ahead (a later one of the same batch)
     set_state(State::Idle);
     // A command that stopped a miss's read-ahead at its arrival starts once its overhead is spent.
+    // DiskSim 4.0 disk_check_hda: the seek waits for what is left of the overhead *plus* what is
+    // left of the stopped read-ahead's track switch or sector (disk_seek_stoptime), both counted
+    // from the command's arrival, where the stop was asked for.
     const Time local = sim_now() + to_time(services_.offset());
-    if (resume_at_ && *resume_at_ > local) services_.offset() += to_sc(*resume_at_ - local);
+    if (resume_at_) {
+      Time start = *resume_at_;
+      if (stop_at && transfer_done_at_ > *stop_at) start += transfer_done_at_ - *stop_at;
+      if (start > local) services_.offset() += to_sc(start - local);
+    }
     resume_at_.reset();
     start_feature();
     return;

@@ -231,6 +231,11 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   /// The track (cylinder, head) of block lbn + blocks - 1 of a media read from `lbn`: lbn's own
   /// when the blocks are one run on its track (no mapping of the last block), else the geometry's.
   HeadPosition track_of_last(std::uint64_t lbn, std::uint64_t blocks) const;
+  /// The heads' track after a read of `planned` blocks from `lbn` ended with `blocks` read: the
+  /// last block's, or, when a stop cut it short, the first unread block's (ReadChannel::stop).
+  HeadPosition track_after(std::uint64_t lbn, std::uint64_t blocks, std::uint64_t planned) const;
+  /// The channel's stop command for CacheParams::stop_prefetch_in_sector.
+  std::uint32_t stop_command() const;
 
   /// The cache's view of the layout (SegmentedCache::set_layout): the predictor's geometry.
   class GeometryLayout : public TrackLayout {
@@ -289,10 +294,12 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   std::optional<Time> resume_at_;  ///< a command waiting for a miss's read-ahead to stop: its overhead's end
   sc_core::sc_event ahead_timer_;
   AheadWake ahead_wake_ = AheadWake::None;
-  Time spent_overhead_{0};                      ///< the overhead command_overhead() gave the last command
-  Time miss_overhead_{0};                       ///< a read miss's overhead for that command (DiskSim's overhead_done)
-  Time overhead_start_{0};                      ///< batch_[index_]'s overhead began (DiskSim's arrival)
-  std::optional<Time> yielded_at_;              ///< a waiting command first asked the background to stop
+  Time spent_overhead_{0};          ///< the overhead command_overhead() gave the last command
+  Time miss_overhead_{0};           ///< a read miss's overhead for that command (DiskSim's overhead_done)
+  Time overhead_start_{0};          ///< batch_[index_]'s overhead began (DiskSim's arrival)
+  std::optional<Time> stop_at_;     ///< a read-ahead's stop asked for at a command's arrival (finish_background)
+  Time transfer_done_at_{0};        ///< the channel's last transfer-done interrupt
+  std::optional<Time> yielded_at_;  ///< a waiting command first asked the background to stop
   std::optional<Decision> reposition_waiting_;  ///< a Reposition waiting for a hit's read-ahead to stop
   /// A command served while a hit's read-ahead runs: drops one not yet started (Pending); returns
   /// whether the command must wait for it to stop (it is not a full read hit), the stop requested.
