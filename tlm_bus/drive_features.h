@@ -178,6 +178,14 @@ struct CacheParams {
   /// blocks as before. Needs the layout (the disk media driver's). false (default): a read starts
   /// at its first block.
   bool read_any_free_blocks = false;
+  /// "Stop prefetch in sector" (DiskSim 4.0 src/disksim_diskctlr.c disk_buffer_stopable_access,
+  /// with "Disconnect in seek" 0): true: a read-ahead stopped for a command stops at once, the block
+  /// under the head unread (the channel's stop in sector); false (default): the heads go on to the
+  /// end of the block under them, or of the rotational wait before the next block (the channel's
+  /// stop). Either way a head switch or seek to the read-ahead's next track ends first, and the
+  /// command's seek waits for that end *on top of* what is left of its overhead (disk_check_hda adds
+  /// disk_seek_stoptime - now to overhead_done - now).
+  bool stop_prefetch_in_sector = false;
   /// "Fast write level" (DiskSim's NO_, LIMITED_ and FULL_FASTWRITE), in [0, 2]: 0 write-through
   /// (completion when the data is on the media); 1 write-back when the buffer holds no other
   /// write-back data or the write appends to it (starts where it ends, and both fit a segment),

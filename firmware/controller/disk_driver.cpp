@@ -141,10 +141,8 @@ void DiskMediaDriver::serve(std::vector<MediaResult>& batch) {
   index_ = 0;
   if (features_.active()) {  // one command at a time through the cache and the interface
     merged_ = false;
-    if (ahead_ != Ahead::None && stop_ahead_for(&batch_[0].command)) {  // finish_background starts it
-      // Its overhead's end, plus what was left of a switch the stop cancelled.
-      if (ahead_from_miss_ || switch_rest_ > Time{0})
-        resume_at_ = sim_now() + to_time(services_.offset()) + switch_rest_;
+    if (ahead_ != Ahead::None && stop_ahead_for(&batch_[0].command)) {             // finish_background starts it
+      if (ahead_from_miss_) resume_at_ = sim_now() + to_time(services_.offset());  // its overhead's end
       return;
     }
     start_feature();
@@ -289,6 +287,7 @@ void DiskMediaDriver::on_seek_done() {
 void DiskMediaDriver::on_transfer_done() {
   if (!transfer_done_.take()) return;
   services_.reset_offset();
+  transfer_done_at_ = sim_now();
   if (ahead_ == Ahead::Reading) {  // a hit's read-ahead (the hit may still be delivering)
     ahead_transfer_done();
     return;
@@ -369,12 +368,11 @@ Time DiskMediaDriver::command_overhead(const Command& first) {
     // are part of the command overhead's firmware time.
     const sc_core::sc_time local = services_.offset();
     if (stops_whatever_read(first)) {
-      // The command stops the miss's read-ahead whatever it has read: an untraced run spends
-      // BLOCKS_DONE's bus access time instead of reading it. Its count would only be the
-      // segment's until the stopped read's done interrupt reports the final one (filled() keeps
-      // the latest), and the blocks it would put in the buffer early the channel puts there at
-      // the read's end; the stop comes one access after the arrival as before.
-      services_.offset() += to_sc_in_run(bus_access_time_);
+      // The command stops the miss's read-ahead whatever it has read: an untraced run does not
+      // read BLOCKS_DONE. Its count would only be the segment's until the stopped read's done
+      // interrupt reports the final one (filled() keeps the latest), and the blocks it would put
+      // in the buffer early the channel puts there at the read's end. The STOP is written at the
+      // arrival, as after the read (whose time the overhead covers: the offset is restored).
       yield_background();
       services_.offset() = local;
       return command_overhead_after_arrival(first);
@@ -742,7 +740,7 @@ std::optional<std::uint32_t> DiskMediaDriver::read_done_and_blocks() {
 void DiskMediaDriver::ahead_transfer_done() {
   if (const std::optional<std::uint32_t> done = read_done_and_blocks()) {
     const std::uint32_t blocks = *done;
-    head_ = track_of_last(ahead_plan_.media_lbn, blocks);
+    head_ = track_after(ahead_plan_.media_lbn, blocks, ahead_plan_.media_blocks);
     cache_->filled(ahead_plan_, blocks);
   }
   ahead_ = Ahead::None;
@@ -949,7 +947,7 @@ void DiskMediaDriver::feature_transfer_done() {
       transfer_failed();
       return;
     }
-    head_ = track_of_last(read_.media_lbn, *blocks);
+    head_ = track_after(read_.media_lbn, *blocks, read_.media_blocks);
     if (cache_) cache_->filled(read_, *blocks);
     media_done_ = true;
     if (state_ == State::Prefetching) finish_background();
@@ -1018,8 +1016,9 @@ void DiskMediaDriver::on_timer() {
     case Wake::ProgramWrite:
       program_transfer();
       return;
-    case Wake::Stop:
-      services_.write_reg(kChCommand, disk_regs::channel::kCmdStop, 4);
+    case Wake::Stop:  // once the minimum read-ahead has passed: at once (DiskSim's prefetch swap at
+                      // that block's end, disk_buffer_request_complete)
+      services_.write_reg(kChCommand, disk_regs::channel::kCmdStopInSector, 4);
       return;
     case Wake::Deliver:
       deliver();
@@ -1100,6 +1099,12 @@ HeadPosition DiskMediaDriver::track_of_last(std::uint64_t lbn, std::uint64_t blo
   return {last.cylinder, last.head};
 }
 
+HeadPosition DiskMediaDriver::track_after(std::uint64_t lbn, std::uint64_t blocks, std::uint64_t planned) const {
+  if (blocks >= planned) return track_of_last(lbn, blocks);
+  const PhysicalAddress next = predictor_.locate(lbn + blocks);  // a stop leaves the heads on its track
+  return {next.cylinder, next.head};
+}
+
 void DiskMediaDriver::yield_background() {
   if (state_ == State::Flushing && batch_.empty()) {  // an idle flush goes on; the overhead runs meanwhile
     if (!yielded_at_) yielded_at_ = sim_now() + to_time(services_.offset());
@@ -1107,7 +1112,6 @@ void DiskMediaDriver::yield_background() {
   }
   if (state_ != State::Prefetching || stop_requested_) return;
   stop_requested_ = true;
-  switch_rest_ = Time{0};
   yielded_at_ = sim_now() + to_time(services_.offset());
   if (ahead_ == Ahead::Pending || ahead_ == Ahead::Awaiting) {  // a hit's read-ahead not yet seeking or reading
     ahead_wake_at(AheadWake::Abandon, *yielded_at_);
@@ -1133,40 +1137,24 @@ void DiskMediaDriver::yield_background() {
     wake_at(Wake::Stop, earliest);
     return;
   }
-  switch_rest_ = switch_left(bg, now);
-  services_.write_reg(kChCommand, disk_regs::channel::kCmdStop, 4);
+  // Stopped at the command's arrival: the stop's own wait (a track switch ending, or the block or
+  // rotational wait under the heads) delays the command's seek on top of its overhead.
+  services_.write_reg(kChCommand, stop_command(), 4);
+  stop_at_ = sim_now() + to_time(services_.offset());  // when the stop reached the channel
 }
 
-Time DiskMediaDriver::switch_left(const SegmentedCache::ReadPlan& bg, Time at) const {
-  // The pass's first block ending after `at`, and the end of the block before it.
-  std::uint64_t k = 0;
-  bool found = false;
-  Time before{0};
-  predictor_.block_ends(bg.media_lbn, bg.media_blocks, media_start_, [&](std::uint64_t j, Time end) {
-    if (found) return;
-    if (end > at) {
-      found = true;
-      k = j;
-    } else {
-      before = end;
-    }
-  });
-  if (!found || k == 0) return Time{0};
-  const PhysicalAddress from = predictor_.locate(bg.media_lbn + k - 1);
-  const PhysicalAddress to = predictor_.locate(bg.media_lbn + k);
-  // The switch begins when the track's last block has passed (media_pass: positioning_seek()).
-  const Time end = before + predictor_.seek_time({from.cylinder, from.head}, to.cylinder, to.head, Op::Read);
-  return end > at ? end - at : Time{0};
+std::uint32_t DiskMediaDriver::stop_command() const {
+  return features_.cache.stop_prefetch_in_sector ? disk_regs::channel::kCmdStopInSector : disk_regs::channel::kCmdStop;
 }
 
 void DiskMediaDriver::finish_background() {
+  const std::optional<Time> stop_at = std::exchange(stop_at_, std::nullopt);
   timer_.cancel();
   wake_ = Wake::None;
   ahead_timer_.cancel();
   ahead_wake_ = AheadWake::None;
   ahead_ = Ahead::None;
   ahead_from_miss_ = false;
-  switch_rest_ = Time{0};
   if (reposition_waiting_) {
     resume_at_.reset();  // a Reposition waited for a hit's read-ahead to stop
     const Decision d = *std::exchange(reposition_waiting_, std::nullopt);
@@ -1177,8 +1165,15 @@ void DiskMediaDriver::finish_background() {
   if (index_ < batch_.size()) {  // a command waited for the read-ahead (a later one of the same batch)
     set_state(State::Idle);
     // A command that stopped a miss's read-ahead at its arrival starts once its overhead is spent.
+    // DiskSim 4.0 disk_check_hda: the seek waits for what is left of the overhead *plus* what is
+    // left of the stopped read-ahead's track switch or sector (disk_seek_stoptime), both counted
+    // from the command's arrival, where the stop was asked for.
     const Time local = sim_now() + to_time(services_.offset());
-    if (resume_at_ && *resume_at_ > local) services_.offset() += to_sc_in_run(*resume_at_ - local);
+    if (resume_at_) {
+      Time start = *resume_at_;
+      if (stop_at && transfer_done_at_ > *stop_at) start += transfer_done_at_ - *stop_at;
+      if (start > local) services_.offset() += to_sc_in_run(start - local);
+    }
     resume_at_.reset();
     start_feature();
     return;

@@ -69,8 +69,9 @@ namespace drivevp {
 ///    through the channel's EXTEND, its data crossing as the pass reads it; a full hit raises the
 ///    target of the pass the same way: raise_ahead()); any other command stops it at its arrival
 ///    (yield_background(): channel STOP once the minimum read-ahead has passed) and starts after
-///    the later of the stop and its overhead (a STOP during a head switch of the pass: the
-///    overhead's end plus the rest of the switch, switch_left());
+///    its overhead's end plus what is left of the stop (the channel's STOP ends once a head switch
+///    or seek under way has ended and, without "Stop prefetch in sector", the block or rotational
+///    wait under the heads; DiskSim 4.0 disk_check_hda adds the two, finish_background());
 ///  - read-ahead on idle hit (CacheParams::read_ahead_on_idle_hit): a full hit served with no media
 ///    access in progress also reads ahead from its segment's end (SegmentedCache::
 ///    plan_hit_read_ahead), its seek starting a read miss's overhead after the hit's arrival (its
@@ -250,6 +251,11 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   /// The track (cylinder, head) of block lbn + blocks - 1 of a media read from `lbn`: lbn's own
   /// when the blocks are one run on its track (no mapping of the last block), else the geometry's.
   HeadPosition track_of_last(std::uint64_t lbn, std::uint64_t blocks) const;
+  /// The heads' track after a read of `planned` blocks from `lbn` ended with `blocks` read: the
+  /// last block's, or, when a stop cut it short, the first unread block's (ReadChannel::stop).
+  HeadPosition track_after(std::uint64_t lbn, std::uint64_t blocks, std::uint64_t planned) const;
+  /// The channel's stop command for CacheParams::stop_prefetch_in_sector.
+  std::uint32_t stop_command() const;
 
   /// The cache's view of the layout (SegmentedCache::set_layout): the predictor's geometry.
   class GeometryLayout : public TrackLayout {
@@ -306,21 +312,15 @@ class DiskMediaDriver : public sc_core::sc_module, public MediaDriver {
   bool joining_ = false;
   bool joined_ = false;            ///< batch_[index_] joined the read-ahead (its data phase waits for the pass)
   std::optional<Time> resume_at_;  ///< a command waiting for a miss's read-ahead to stop: its overhead's end
-  /// The STOP of the read-ahead came during a head switch (or cylinder switch) of its pass: what
-  /// was left of the switch then, added to what is left of the waiting command's overhead (DiskSim
-  /// 4.0 disk_buffer_stopable_access sets disk_seek_stoptime to the end of the seek it cancels, and
-  /// disk_check_hda delays the next seek by the rest of the overhead plus the rest of that seek).
-  Time switch_rest_{0};
-  /// What is left at `at` of a track switch in the pass `bg` (started at media_start_): 0 unless
-  /// `at` lies between a block's end and the end of the switch to the next block's track.
-  Time switch_left(const SegmentedCache::ReadPlan& bg, Time at) const;
   sc_core::sc_event ahead_timer_;
   AheadWake ahead_wake_ = AheadWake::None;
-  Time spent_overhead_{0};                      ///< the overhead command_overhead() gave the last command
-  Time miss_overhead_{0};                       ///< a read miss's overhead for that command (DiskSim's overhead_done)
-  Time overhead_start_{0};                      ///< batch_[index_]'s overhead began (DiskSim's arrival)
-  Time arrived_at_{0};                          ///< when command_overhead() last ran (the command's dispatch)
-  std::optional<Time> yielded_at_;              ///< a waiting command first asked the background to stop
+  Time spent_overhead_{0};          ///< the overhead command_overhead() gave the last command
+  Time miss_overhead_{0};           ///< a read miss's overhead for that command (DiskSim's overhead_done)
+  Time overhead_start_{0};          ///< batch_[index_]'s overhead began (DiskSim's arrival)
+  Time arrived_at_{0};              ///< when command_overhead() last ran (the command's dispatch)
+  std::optional<Time> stop_at_;     ///< a read-ahead's stop asked for at a command's arrival (finish_background)
+  Time transfer_done_at_{0};        ///< the channel's last transfer-done interrupt
+  std::optional<Time> yielded_at_;  ///< a waiting command first asked the background to stop
   std::optional<Decision> reposition_waiting_;  ///< a Reposition waiting for a hit's read-ahead to stop
   /// A command served while a hit's read-ahead runs: drops one not yet started (Pending); returns
   /// whether the command must wait for it to stop (it is not a full read hit), the stop requested.

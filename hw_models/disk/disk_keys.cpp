@@ -173,6 +173,9 @@ void add_feature_keys(std::vector<ParamKey<DiskParams>>& k) {
   k.push_back(feature("cache.read_any_free_blocks", &F::cache, &C::read_any_free_blocks, 0, 1, "",
                       "DiskSim 'Read any free blocks': a read miss also reads the blocks of its first track before "
                       "the request that pass under the head before it, its segment starting there"));
+  k.push_back(feature("cache.stop_prefetch_in_sector", &F::cache, &C::stop_prefetch_in_sector, 0, 1, "",
+                      "DiskSim 'Stop prefetch in sector': a read-ahead stopped for a command stops at once "
+                      "instead of at the end of the block under the head"));
   k.push_back(feature("cache.fast_write_level", &F::cache, &C::fast_write_level, 0, 2, "level",
                       "DiskSim 'Fast write level': 0 write-through, 1 limited write-back (appends only), 2 full "
                       "write-back; needs device.cache.enabled"));

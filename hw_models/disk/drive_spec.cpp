@@ -411,7 +411,7 @@ const std::vector<DriveKeyDecl>& drive_key_decls() {
       {"cache", "combine_sequential_writes", "Combine seq writes", 0, 0, 1, "",
        "sequential write-back data is combined into one media write"},
       {"cache", "stop_prefetch_in_sector", "Stop prefetch in sector", 0, 0, 1, "",
-       "read-ahead stops at a sector boundary rather than a track's end"},
+       "a read-ahead stopped for a command stops at once, not at the end of the block under the head"},
       {"cache", "write_hit_stops_prefetch", "Write hit stop prefetch", 0, 0, 1, "",
        "a write into a prefetching segment stops the prefetch"},
       {"cache", "read_directly_to_buffer", "Read directly to buffer", 0, 0, 1, "",
@@ -626,6 +626,7 @@ DriveFeatures DriveSpec::features() const {
   c.read_hits_on_write_data = section_number(cache, "allow_read_hits_on_write_data", 1) != 0;
   c.read_ahead_on_idle_hit = section_flag(cache, "read_ahead_on_idle_hit");
   c.read_any_free_blocks = section_flag(cache, "read_any_free_blocks");
+  c.stop_prefetch_in_sector = section_flag(cache, "stop_prefetch_in_sector");
   c.fast_write_level = c.enabled ? section_count(cache, "fast_write_level", 0) : 0;
   c.read_water_mark = section_number(cache, "high_water_mark");
   c.watermark_by_request_size = section_flag(cache, "watermark_by_request_size");

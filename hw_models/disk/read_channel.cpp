@@ -167,8 +167,8 @@ void ReadChannel::command(std::uint64_t v, tlm::tlm_generic_payload& trans) {
   if (const auto* ext = trans.get_extension<CommandExtension>()) command_id_ = ext->command.id;
   if (v == disk_regs::channel::kCmdRead || v == disk_regs::channel::kCmdWrite)
     start(v == disk_regs::channel::kCmdWrite, regs_.access_delay());
-  else if (v == disk_regs::channel::kCmdStop)
-    stop(regs_.access_delay());
+  else if (v == disk_regs::channel::kCmdStop || v == disk_regs::channel::kCmdStopInSector)
+    stop(regs_.access_delay(), v == disk_regs::channel::kCmdStopInSector);
 }
 
 std::uint64_t ReadChannel::sector_under_head() {
@@ -338,24 +338,46 @@ std::uint32_t ReadChannel::blocks_passed(Time at) const {
   return static_cast<std::uint32_t>(passed);
 }
 
-void ReadChannel::stop(const sc_core::sc_time& delay) {
+void ReadChannel::stop(const sc_core::sc_time& delay, bool in_sector) {
   const Time at = sim_now() + to_time(delay);
   catch_up(at);
   if (!transferring_ || op_write_) return;
-  // The block under the head completes: the transfer ends at the first block boundary >= at.
-  std::uint32_t k = blocks_passed(at);
+  // DiskSim 4.0 disk_buffer_stopable_access: the pending event of the read is removed (the block
+  // under the head is not read); with "Stop prefetch in sector" the heads stop at once, else at that
+  // event's time (the block's end, or the first block's start after a rotational wait); a pending
+  // seek or head switch is always completed (disk_seek_stoptime).
+  const std::uint32_t k = blocks_passed(at);
   if (k >= count_) return;
-  Plan cut;
-  if (k > 0) cut = plan_prefix(k);
-  if (k == 0 || cut.transfer_end < at) {  // the block under the head: one more
-    if (++k >= count_) return;
-    cut = plan_prefix(k);
+  // The run holding block k, the first not wholly passed.
+  const auto r = std::upper_bound(runs_.begin(), runs_.end(), std::uint64_t{k},
+                                  [](std::uint64_t i, const Run& run) { return i < run.index + run.blocks; });
+  const std::uint64_t j = k - r->index;
+  const Time block_start = r->start + sectors_time(period_, r->slot + j, r->sectors_per_track) - r->base;
+  Time end = at;
+  if (at > block_start) {  // in block k
+    if (!in_sector) end = r->start + sectors_time(period_, r->slot + j + 1, r->sectors_per_track) - r->base;
+  } else if (j == 0 && r != runs_.begin()) {  // between run r - 1's last block and run r's first
+    const Run& p = *(r - 1);
+    const Time prev_end = p.start + sectors_time(period_, p.slot + p.blocks, p.sectors_per_track) - p.base;
+    const std::uint32_t d = r->cylinder > p.cylinder ? r->cylinder - p.cylinder : p.cylinder - r->cylinder;
+    const Time on_track = prev_end + positioning_seek(
+                                         d, r->head != p.head, [this](std::uint32_t x) { return params_.seek_time(x); },
+                                         params_.settle(), params_.head_switch());
+    if (at > prev_end && at < on_track)
+      end = on_track;  // the head switch or seek ends first
+    else if (at > prev_end && !in_sector)
+      end = block_start;  // the rotational wait ends
+  } else if (at < block_start && !in_sector) {
+    end = block_start;  // the rotational wait before the pass's first block, or across a slip or spare
   }
   count_ = k;
-  plan_ = cut;
+  plan_.transfer_end = end;
+  plan_.end_cylinder = r->cylinder;
+  plan_.end_head = r->head;
+  if (mark_ > count_) mark_copied_ = true;  // the marked blocks past the stop are never read
   actuator_.follow_transfer(plan_.transfer_end, plan_.end_cylinder, plan_.end_head);
   const sc_core::sc_time due = to_sc_in_run(plan_.transfer_end - sim_now());
-  transfer_done_irq.raise(due);  // earlier than the pending one: it replaces it
+  transfer_done_irq.raise(due);  // no later than the pending one: it replaces it
   if (transferring_.live()) done_event_.notify(due);
 }
 

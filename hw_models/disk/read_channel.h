@@ -43,8 +43,13 @@ namespace drivevp {
 /// the buffer once they have passed under the head, before the whole transfer ends; 0: none),
 /// BLOCKS_DONE 0x3C RO32 (blocks the current or last transfer has passed, at the access's time; reading it
 /// during a read puts the blocks passed so far in the buffer: catch-up on access),
-/// COMMAND 3 = stop (a read in progress ends at the first block boundary at or after the
-/// command's time: the block under the head completes; the transfer-done interrupt moves there),
+/// COMMAND 3 = stop and 4 = stop in sector (DiskSim 4.0 disksim_diskctlr.c disk_buffer_stopable_access
+/// and disk_buffer_stop_access with "Disconnect in seek" 0: a read in progress ends with the blocks
+/// wholly passed by the command's time, the block under the head not read; the transfer-done interrupt,
+/// and the heads, move to the stop's end: with 4 the command's time, with 3 the end of the block under
+/// the head or of the rotational wait before the next block; with either, a head switch or seek to the
+/// next block's track in progress ends first, the heads then on that track; at a block boundary the
+/// stop is at once),
 /// LEAD 0x40 RW32 (blocks, 0..2^32-1; one read command's, cleared by every command: the read may
 /// start up to LEAD blocks before LBN on LBN's track, at whichever of those blocks and LBN comes
 /// under the head first from the command's time, and reads on through LBN + COUNT - 1: DiskSim 4.0's
@@ -130,7 +135,7 @@ class ReadChannel : public sc_core::sc_module {
   Plan plan_prefix(std::uint64_t blocks) const;
   /// Blocks of the current transfer that have passed under the head by `at`.
   std::uint32_t blocks_passed(Time at) const;
-  void stop(const sc_core::sc_time& delay);
+  void stop(const sc_core::sc_time& delay, bool in_sector);
   /// LEAD: of LBN and the up to `lead` blocks before it on its track, how many blocks before LBN
   /// the one first under the head from `begin` is (0: LBN itself).
   std::uint32_t lead_in(std::uint32_t lead, Time begin) const;

@@ -58,7 +58,13 @@ inline constexpr std::uint64_t kRingBlocks = 0x4C;  ///< 4 bytes, RW: blocks per
 inline constexpr std::uint64_t kRingCount = 0x50;   ///< 4 bytes, RW: rings from buffer block 0
 inline constexpr std::uint32_t kCmdRead = 1;
 inline constexpr std::uint32_t kCmdWrite = 2;
-inline constexpr std::uint32_t kCmdStop = 3;  ///< a read ends at the first block boundary at or after now
+/// A read ends with the blocks wholly passed by now (DiskSim 4.0 "Stop prefetch in sector" = 0): the
+/// heads go on to the end of the block under them, of the rotational wait before the next block, or of
+/// the head switch or seek to the next block's track; the block under the heads is not read.
+inline constexpr std::uint32_t kCmdStop = 3;
+/// kCmdStop with "Stop prefetch in sector" = 1: the heads stop at once, but a head switch or seek to
+/// the next block's track ends first.
+inline constexpr std::uint32_t kCmdStopInSector = 4;
 }  // namespace channel
 
 /// STATUS bits of the actuator and the read channel.

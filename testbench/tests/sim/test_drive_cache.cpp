@@ -460,14 +460,6 @@ TEST_CASE("cache: a sequential read after a finished read-ahead is a hit", "[sim
   CHECK(csv.ps(1, "completion_ms") == command + 2 * kBus + kBus);
 }
 
-/// Blocks a read-ahead pass started at ts has when a STOP takes effect at `at`: the block under
-/// the head completes (the first block boundary at or after `at`).
-std::int64_t blocks_at_stop(std::int64_t ts, std::int64_t at) {
-  std::int64_t k = 1;
-  while (block_end(ts, k - 1) < at) ++k;
-  return k;
-}
-
 /// The command time of a read that arrived while a read-ahead ran (its doorbell handler fetched it:
 /// 2 accesses, then dispatched it: not a full hit, it stops the read-ahead) once the read-ahead has
 /// stopped and its interrupt handler has run (`stopped`): its overhead ran from the dispatch
@@ -512,9 +504,9 @@ TEST_CASE("cache: a read of blocks the read-ahead has read is a hit while the re
 TEST_CASE("cache: the minimum read-ahead is read before an arriving request stops it", "[sim][cache][read-ahead]") {
   // With device.cache.min_read_ahead = 40, a read of blocks 20..39 arriving 2 ms into the pass
   // (block 20 not yet read: neither a full hit nor a read joining the pass) stops the read-ahead
-  // no earlier than block 8 + 40 - 1 = 47 has passed (a firmware timer then writes STOP, 10 ns
-  // later, inside block 48). The read is dispatched at once, its overhead running meanwhile; after
-  // the stop it is a full hit.
+  // no earlier than block 8 + 40 - 1 = 47 has passed (a firmware timer then writes STOP in sector,
+  // 10 ns later, inside block 48). The read is dispatched at once, its overhead running meanwhile;
+  // after the stop it is a full hit.
   TempDir dir("ra-minimum");
   const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
   const std::int64_t arrival = (m.transfer_start / 1'000 + 1) * 1'000 + 2 * kMs;
@@ -524,47 +516,69 @@ TEST_CASE("cache: the minimum read-ahead is read before an arriving request stop
   const Csv csv(dir / "out" / "requests.csv");
   REQUIRE(csv.size() == 2);
   REQUIRE(block_end(m.transfer_start, 20) > arrival + 3 * kBus);  // block 20 not read when it arrives
-  const std::int64_t k = blocks_at_stop(m.transfer_start, block_end(m.transfer_start, 47) + kBus);
-  CHECK(k == 49);
   CHECK(csv.ps(1, "dispatch_ms") == arrival + 2 * kBus);
-  const std::int64_t stopped = block_end(m.transfer_start, k - 1) + 2 * kBus;  // transfer burst, BLOCKS_DONE
+  // The STOP (in sector: at once, DiskSim's prefetch swap at block 47's end) takes effect 10 ns
+  // into block 48, which is not read; then the transfer burst and BLOCKS_DONE.
+  const std::int64_t stopped = block_end(m.transfer_start, 47) + kBus + 2 * kBus;
   // Its overhead (2.2 ms) ran out while the minimum read-ahead was read: the hit starts at once.
   CHECK(command_after_stop(arrival, stopped) == stopped);
   CHECK(csv.ps(1, "seek_start_ms") == stopped);
   CHECK(csv.ps(1, "completion_ms") == stopped + 3 * kBus);
 }
 
-TEST_CASE("cache: a read stopping a read-ahead during its head switch waits for the rest of the switch too",
-          "[sim][cache][read-ahead]") {
-  // A reads blocks 56..63 of the track (cylinder 700, head 7) and reads ahead 64 blocks: its pass
-  // crosses to head 8 after block 71 (a head switch of 1.6 ms). B, blocks 0..7 of A's track (not
-  // in the segment), arrives 0.5 ms into that switch and stops the read-ahead at once (the minimum
-  // read-ahead is 0): BLOCKS_DONE and STOP at its dispatch (part of its overhead's firmware time).
-  // DiskSim cancels the switch's seek event and delays B's seek by the rest of B's overhead plus
-  // the rest of the switch from the stop (disk_buffer_stopable_access sets disk_seek_stoptime,
-  // disk_check_hda adds both): B's media access (BUFFER_OFFSET/MARK and seek bursts (2), a head
-  // switch back to head 7) starts 2.2 ms + (switch end - dispatch) after its dispatch, later than
-  // at the overhead's end (the rule before).
-  TempDir dir("ra-stop-in-switch");
-  constexpr std::int64_t kSwitch = 1'600'000'000;  // HP 97560 head switch
-  const std::int64_t seek_end = 2 * kBus + kOverheadPs + 2 * kBus + kSeek700;
-  const std::int64_t ts = next_slot(seek_end + 2 * kBus, kSlot + 56);  // block 56's first sector
-  const std::int64_t end71 = ts + slot_start(kSlot + 72) - slot_start(kSlot + 56);
-  const std::int64_t switch_end = end71 + kSwitch;
-  const std::int64_t arrival = (end71 / 1'000 + 1) * 1'000 + kMs / 2;
-  const RunResult r = run(dir, line_ms(0, kLbn + 56, 8, true) + line_ms(arrival, kLbn, 8, true), read_ahead_keys());
+/// DiskSim 4.0 disk_buffer_stopable_access / disk_check_hda ("Disconnect in seek" 0): a read-ahead
+/// stopped while its heads switch to the next track completes the switch (disk_seek_stoptime), and
+/// the command's seek waits for the rest of its overhead *plus* the rest of the switch, both from
+/// its arrival; stopped in a block, it stops at once with "Stop prefetch in sector", else at the
+/// block's end, the wait added the same way. Blocks 60..67 of the track at kLbn (slots 116..): the
+/// read-ahead (64 blocks) passes block 71, the track's last, at E, then switches to head 8 (1.6 ms,
+/// shorter than the 8-sector skew). A one-block miss to cylinder 600 arrives `after` ps past block
+/// 60 + `block`'s end; returns its seek start and that block's end time, 0: E (block 71's).
+struct StopCase {
+  std::int64_t dispatch, seek_start;
+};
+std::int64_t stop_block_end(std::int64_t j) {
+  const Miss m = miss_to_klbn(2 * kBus, kOverheadPs);
+  const std::int64_t ts = next_slot(m.seek_end + 2 * kBus, kSlot + 60);  // block 60's slot
+  return ts + slot_start(kSlot + 60 + j + 1) - slot_start(kSlot + 60);
+}
+StopCase stop_case(const char* name, bool in_sector, std::int64_t j, std::int64_t after) {
+  TempDir dir(name);
+  const std::int64_t arrival = (stop_block_end(j) / 1'000 + 1) * 1'000 + after;
+  const std::uint64_t other = kLbn - 100 * 19 * 72;  // cylinder 600, head 7, sector 0
+  const RunResult r = run(dir, line_ms(0, kLbn + 60, 8, true) + line_ms(arrival, other, 1, true),
+                          read_ahead_keys({fmt::format("device.cache.stop_prefetch_in_sector={}", in_sector)}));
   REQUIRE(r.checks_passed);
   const Csv csv(dir / "out" / "requests.csv");
   REQUIRE(csv.size() == 2);
-  CHECK(csv.ps(0, "transfer_start_ms") == ts);
-  const std::int64_t stop = arrival + 2 * kBus;  // the dispatch, after the fetch (2)
-  REQUIRE(stop < switch_end);
-  CHECK(csv.ps(1, "dispatch_ms") == arrival + 2 * kBus);
-  const std::int64_t seek = arrival + 2 * kBus + kOverheadPs + (switch_end - stop) + 2 * kBus;
-  CHECK(csv.ps(1, "seek_start_ms") == seek);
-  CHECK(csv.ps(1, "seek_start_ms") > command_after_stop(arrival, switch_end) + 2 * kBus);
-  CHECK(csv.ps(1, "seek_end_ms") == seek + kSwitch);
-  CHECK(csv.at(1, "data_ok") == "1");
+  REQUIRE(csv.ps(0, "completion_ms") < arrival);
+  CHECK(csv.ps(1, "dispatch_ms") == arrival + 2 * kBus);  // the stop is asked for here
+  return {arrival + 2 * kBus, csv.ps(1, "seek_start_ms")};
+}
+
+TEST_CASE("cache: a read-ahead stopped in a head switch delays the command's seek by the switch's rest",
+          "[sim][cache][read-ahead][stop]") {
+  constexpr std::int64_t kSwitch = 1'600'000'000;
+  const std::int64_t e = stop_block_end(11);  // block 71's end: the switch to head 8 starts
+  const StopCase c = stop_case("ra-stop-switch", true, 11, 500'000'000);
+  REQUIRE(c.dispatch < e + kSwitch);
+  // Overhead's end + (the switch's end - the stop's time: the STOP write, one bus access after the
+  // dispatch), then BUFFER_OFFSET/MARK and the seek burst.
+  CHECK(c.seek_start == c.dispatch + kOverheadPs + (e + kSwitch - (c.dispatch + kBus)) + 2 * kBus);
+}
+
+TEST_CASE("cache: a read-ahead stopped in a block stops at once with stop prefetch in sector",
+          "[sim][cache][read-ahead][stop]") {
+  const StopCase c = stop_case("ra-stop-block-1", true, 9, 50'000'000);  // inside block 70
+  REQUIRE(c.dispatch < stop_block_end(10));
+  CHECK(c.seek_start == c.dispatch + kOverheadPs + 2 * kBus);
+}
+
+TEST_CASE("cache: a read-ahead stopped in a block goes on to its end without stop prefetch in sector",
+          "[sim][cache][read-ahead][stop]") {
+  const StopCase c = stop_case("ra-stop-block-0", false, 9, 50'000'000);  // inside block 70, not read
+  REQUIRE(c.dispatch < stop_block_end(10));
+  CHECK(c.seek_start == c.dispatch + kOverheadPs + (stop_block_end(10) - (c.dispatch + kBus)) + 2 * kBus);
 }
 
 TEST_CASE("cache: a read starting in the running read-ahead's blocks joins it", "[sim][cache][read-ahead][join]") {
