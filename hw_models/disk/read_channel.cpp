@@ -156,7 +156,7 @@ ReadChannel::Plan ReadChannel::plan_prefix(std::uint64_t blocks) const {
                             [](std::uint64_t i, const Run& run) { return i < run.index + run.blocks; });
   Plan p;
   p.transfer_start = runs_.front().start;
-  p.transfer_end = r->start + sectors_time(period_, r->slot + (blocks - r->index), r->sectors_per_track) - r->base;
+  p.transfer_end = run_boundary(*r, blocks - r->index);
   p.end_cylinder = r->cylinder;
   p.end_head = r->head;
   return p;
@@ -352,13 +352,13 @@ void ReadChannel::stop(const sc_core::sc_time& delay, bool in_sector) {
   const auto r = std::upper_bound(runs_.begin(), runs_.end(), std::uint64_t{k},
                                   [](std::uint64_t i, const Run& run) { return i < run.index + run.blocks; });
   const std::uint64_t j = k - r->index;
-  const Time block_start = r->start + sectors_time(period_, r->slot + j, r->sectors_per_track) - r->base;
+  const Time block_start = run_boundary(*r, j);
   Time end = at;
   if (at > block_start) {  // in block k
-    if (!in_sector) end = r->start + sectors_time(period_, r->slot + j + 1, r->sectors_per_track) - r->base;
+    if (!in_sector) end = run_boundary(*r, j + 1);
   } else if (j == 0 && r != runs_.begin()) {  // between run r - 1's last block and run r's first
     const Run& p = *(r - 1);
-    const Time prev_end = p.start + sectors_time(period_, p.slot + p.blocks, p.sectors_per_track) - p.base;
+    const Time prev_end = run_boundary(p, p.blocks);
     const std::uint32_t d = r->cylinder > p.cylinder ? r->cylinder - p.cylinder : p.cylinder - r->cylinder;
     const Time on_track = prev_end + positioning_seek(
                                          d, r->head != p.head, [this](std::uint32_t x) { return params_.seek_time(x); },

@@ -133,6 +133,10 @@ class ReadChannel : public sc_core::sc_module {
   /// The current transfer's plan cut to its first `blocks` blocks (1 <= blocks <= count_): a
   /// shorter pass from the same start passes the same runs, the last one cut short.
   Plan plan_prefix(std::uint64_t blocks) const;
+  /// When the first `n` blocks of run `r` have passed under the head (n = 0: the run's start).
+  Time run_boundary(const Run& r, std::uint64_t n) const {
+    return r.start + sectors_time(period_, r.slot + n, r.sectors_per_track) - r.base;
+  }
   /// Blocks of the current transfer that have passed under the head by `at`.
   std::uint32_t blocks_passed(Time at) const;
   void stop(const sc_core::sc_time& delay, bool in_sector);
